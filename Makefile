@@ -1,0 +1,54 @@
+# Two commands matter: `make eval SCENARIO=<name>` and `make test`. Both set up what is missing.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+KIT    := $(BIN)/kit
+STAMP  := $(VENV)/.installed
+
+SCENARIO ?=
+SOLUTION ?=
+FAULT    ?=
+SEED     ?=
+JOBS     ?= 2
+PYTEST_ARGS ?=
+
+.PHONY: setup venv eval validate test unit lint bench doctor clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## setup: Python env + toolchain (terraform/tofu, provider mirror, toxiproxy, postgres)
+setup: $(STAMP)
+	$(KIT) setup
+
+doctor: $(STAMP)
+	$(KIT) doctor
+
+## eval: grade a solution (default: the scenario's golden one)
+eval: setup
+	@test -n "$(SCENARIO)" || { echo "usage: make eval SCENARIO=<name> [SOLUTION=<dir>] [FAULT=<f>] [SEED=<n>]"; exit 2; }
+	$(KIT) eval $(SCENARIO) $(if $(SOLUTION),--solution $(SOLUTION)) $(if $(FAULT),--fault $(FAULT)) $(if $(SEED),--seed $(SEED))
+
+validate: setup
+	$(KIT) validate $(SCENARIO) --jobs $(JOBS)
+
+## test: unit + integration tests against real services
+test: setup
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+unit: $(STAMP)
+	$(BIN)/pytest -q -m "not integration" $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check kit tests bench
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,36 @@
+"""Checkers: pure functions over a recorded history, one verdict per invariant id.
+
+`REGISTRY` maps each stable invariant id to its checker, `check(history, params)`;
+`DEFAULT_PARAMS` lists the parameters each one reads, with their defaults, so a scenario
+loader can validate an invariant's params (`kit.checks.params.resolve`) before a run.
+"""
+
+from __future__ import annotations
+
+from kit.checks import concurrency, delivery, deploy, hardening, idempotency, recovery
+from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
+
+REGISTRY: dict[str, Checker] = {
+    "deploy.applies": deploy.check_deploy_applies,
+    "delivery.no_loss": delivery.check_no_loss,
+    "delivery.poison_to_dlq": delivery.check_poison_to_dlq,
+    "delivery.no_valid_in_dlq": delivery.check_no_valid_in_dlq,
+    "delivery.no_concurrent_processing": concurrency.check_no_concurrent_processing,
+    "idempotency.effects_once": idempotency.check_effects_once,
+    "recovery.within_rto": recovery.check_within_rto,
+    "rds.hardening": hardening.check_rds_hardening,
+}
+
+DEFAULT_PARAMS: dict[str, dict[str, object]] = {
+    "deploy.applies": {},
+    "delivery.no_loss": {},
+    "delivery.poison_to_dlq": dict(delivery.POISON_DEFAULTS),
+    "delivery.no_valid_in_dlq": {},
+    "delivery.no_concurrent_processing": {},
+    "idempotency.effects_once": {},
+    "recovery.within_rto": dict(recovery.DEFAULTS),
+    "rds.hardening": dict(hardening.DEFAULTS),
+}
+
+__all__ = ["DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict", "run_checks",
+           "worst"]

@@ -1,0 +1,35 @@
+"""Checker parameters: defaults applied in one place, unknown or mistyped values refused."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kit.errors import InputError
+
+
+class ParamError(InputError):
+    """An invariant's parameters in scenario.yaml are wrong (unknown name, type, range)."""
+
+
+def resolve(check_id: str, given: Mapping[str, Any] | None,
+            defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The defaults overlaid with `given`; ParamError names a bad parameter and the fix."""
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        valid = ", ".join(f"{k} (default {v!r})" for k, v in defaults.items()) or "none"
+        raise ParamError(f"{check_id}: unknown parameter(s) {', '.join(unknown)}; valid: "
+                         f"{valid}. Fix the invariant's params in scenario.yaml.")
+    out = dict(defaults)
+    for name, value in given.items():
+        default = defaults[name]
+        # Every parameter here is a positive number: an int default wants an int (a count,
+        # days), a float default takes any number (seconds). bool is not a number here.
+        wanted: tuple[type, ...] = (int,) if isinstance(default, int) else (int, float)
+        if isinstance(value, bool) or not isinstance(value, wanted) or value <= 0:
+            kind = "a positive integer" if wanted == (int,) else "a positive number"
+            raise ParamError(f"{check_id}: parameter {name} is {value!r}, expected {kind} "
+                             f"(default {default!r}).")
+        out[name] = value
+    return out

@@ -1,0 +1,66 @@
+"""Views of a history that several checkers share: what was sent, what was recorded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kit.history import History, Op
+
+TRAIL_CAP = 20
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What the producer sent, indexed for the checkers (all in send order)."""
+
+    valid: dict[str, Op] = field(default_factory=dict)  # order_id -> first valid send op
+    valid_message_ids: dict[str, str] = field(default_factory=dict)  # message_id -> order_id
+    poison: list[Op] = field(default_factory=list)  # every poison send op
+    by_message_id: dict[str, Op] = field(default_factory=dict)  # every send op
+
+
+def sent(history: History) -> Sent:
+    """Index the send ops: valid orders by order id (first send wins), poison in order."""
+    out = Sent()
+    for op in history.ops:
+        if op.kind != "send":
+            continue
+        v = op.value
+        out.by_message_id.setdefault(v["message_id"], op)
+        if v["valid"]:
+            out.valid.setdefault(v["order_id"], op)
+            out.valid_message_ids[v["message_id"]] = v["order_id"]
+        else:
+            out.poison.append(op)
+    return out
+
+
+def first_recorded(history: History) -> dict[str, Op]:
+    """order_id -> the observer's first `recorded` op for it."""
+    out: dict[str, Op] = {}
+    for op in history.ops:
+        if op.kind == "recorded":
+            out.setdefault(op.value["order_id"], op)
+    return out
+
+
+def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
+    """What workers did with these messages, in order (first TRAIL_CAP): for one example."""
+    out: list[dict[str, Any]] = []
+    for op in history.ops:
+        if (op.kind in ("receive", "delete", "change_visibility")
+                and op.value["message_id"] in message_ids):
+            out.append({"t": round(op.time, 3), "process": op.process, "kind": op.kind,
+                        "message_id": op.value["message_id"]})
+            if len(out) == TRAIL_CAP:  # an example, not a log: the history has the rest
+                break
+    return out
+
+
+def send_facts(op: Op) -> dict[str, Any]:
+    """The fields of a send op worth showing in evidence."""
+    v = op.value
+    return {"order_id": v["order_id"], "message_id": v["message_id"],
+            "customer_id": v["customer_id"], "amount_cents": v["amount_cents"],
+            "sent_at": round(op.time, 3)}

@@ -1,0 +1,1 @@
+"""Deploy a solution with Terraform or OpenTofu against the sandbox."""

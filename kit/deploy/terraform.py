@@ -1,0 +1,145 @@
+"""Drive terraform or tofu on a copy of a solution: init, validate, apply, outputs, destroy.
+
+A small subprocess layer over the CLI's `-json` outputs rather than python-terraform
+(unmaintained since 2019) or tftest (no per-stage failure classification, and it hides the
+CLI's own diagnostics). Terraform's diagnostics are kept verbatim.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kit import settings
+from kit.deploy import toolchain
+from kit.deploy.command import Completed, run
+from kit.deploy.override import write_provider_config
+from kit.errors import InputError, KitError, SolutionError, ToolchainError
+
+IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
+                                 ".git", "__pycache__")
+TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0, "output": 60.0,
+            "destroy": 600.0, "show": 120.0}
+KIT_PROVIDERS = ("aws", "random")
+_CONSTRAINT = re.compile(
+    r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
+    r"locked provider registry\.\S+/hashicorp/(\w+) \S+ does not match)", re.I)
+_PROVIDER_IN_ERROR = re.compile(r"provider (?:registry\.[a-z.]+/)?hashicorp/(\w+)", re.I)
+
+
+@dataclass
+class DeployFailure(SolutionError):
+    """Terraform rejected the solution at `stage`; `diagnostics` is Terraform's own text."""
+
+    stage: str
+    diagnostics: str
+
+    def __str__(self) -> str:
+        return f"terraform {self.stage} failed:\n{self.diagnostics}"
+
+
+@dataclass
+class EnvironmentFailure(KitError):
+    """Terraform failed because of the kit's environment (mirror, sandbox, timeout)."""
+
+    stage: str
+    reason: str
+    diagnostics: str = field(default="")
+
+    def __str__(self) -> str:
+        return f"terraform {self.stage}: {self.reason}\n{self.diagnostics}".rstrip()
+
+
+def classify(stage: str, result: Completed) -> KitError | SolutionError:
+    """Decide whose fault a failed Terraform command is, with a message naming the cause."""
+    text = result.stderr + result.stdout
+    if result.returncode is None:
+        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s", text)
+    if stage == "init" and _CONSTRAINT.search(text):
+        provider = _PROVIDER_IN_ERROR.search(text)
+        name = provider.group(1).lower() if provider else "aws"
+        if name in KIT_PROVIDERS:
+            have = ", ".join(toolchain.mirror_versions(name)) or "none"
+            return EnvironmentFailure(
+                stage, f"the provider mirror has no hashicorp/{name} version matching the "
+                f"solution's constraint; the mirror has: {have}", text)
+    if re.search(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused", text):
+        return EnvironmentFailure(stage, "the sandbox emulator stopped answering", text)
+    return DeployFailure(stage, text.strip())
+
+
+class Terraform:
+    """One working copy of a solution and the CLI that deploys it."""
+
+    def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None) -> None:
+        if not solution.is_dir():
+            raise InputError(f"solution directory {solution} does not exist")
+        if not any(solution.glob("*.tf")):
+            raise InputError(f"solution directory {solution} holds no *.tf file")
+        found = binary or settings.terraform_binary()
+        if not found:
+            raise ToolchainError("neither terraform nor tofu is installed: run `make setup`")
+        self.binary = found
+        self.dir = workdir / "solution"
+        shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=False)
+        home = workdir / "home"
+        home.mkdir(exist_ok=True)
+        # A scrubbed environment: no host credentials, no ~/.terraformrc, no proxies.
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "TMPDIR": str(home),
+            "LANG": "C.UTF-8",
+            "TF_CLI_CONFIG_FILE": str(toolchain.write_cli_config()),
+            "TF_IN_AUTOMATION": "1",
+            "TF_INPUT": "0",
+            "CHECKPOINT_DISABLE": "1",
+            "AWS_EC2_METADATA_DISABLED": "true",
+        }
+
+    def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None) -> None:
+        """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win)."""
+        write_provider_config(self.dir, endpoint, endpoints)
+
+    def _cli(self, stage: str, *args: str) -> Completed:
+        result = run([self.binary, *args], cwd=self.dir, env=self.env, timeout=TIMEOUTS[stage])
+        if not result.ok:
+            raise classify(stage, result)
+        return result
+
+    def init(self) -> None:
+        """Install providers from the kit's offline mirror."""
+        self._cli("init", "init", "-input=false", "-no-color", "-backend=false")
+
+    def validate(self) -> None:
+        """Check the configuration is valid HCL and schema."""
+        self._cli("validate", "validate", "-no-color")
+
+    def apply(self, variables: Mapping[str, str] | None = None) -> None:
+        """Create the stack."""
+        self._cli("apply", "apply", "-auto-approve", "-input=false", "-no-color",
+                  *self._var_args(variables))
+
+    def outputs(self) -> dict[str, Any]:
+        """The root module's outputs, by name, as plain values."""
+        raw = json.loads(self._cli("output", "output", "-json", "-no-color").stdout or "{}")
+        return {name: entry.get("value") for name, entry in raw.items()}
+
+    def destroy(self, variables: Mapping[str, str] | None = None) -> None:
+        """Delete the stack."""
+        self._cli("destroy", "destroy", "-auto-approve", "-input=false", "-no-color",
+                  *self._var_args(variables))
+
+    def show_state(self) -> dict[str, Any]:
+        """The state as `show -json` gives it (resources with their attributes)."""
+        return json.loads(self._cli("show", "show", "-json", "-no-color").stdout or "{}")
+
+    @staticmethod
+    def _var_args(variables: Mapping[str, str] | None) -> list[str]:
+        return [f"-var={key}={value}" for key, value in (variables or {}).items()]

@@ -1,0 +1,266 @@
+"""The offline toolchain: Terraform/OpenTofu, the provider mirror, Toxiproxy and PostgreSQL.
+
+Providers are built from the Go module proxy because `terraform init` cannot reach a
+registry here. Builds run in a wrapper module (the provider's go.mod may carry `replace`
+lines that `go install` refuses), write to a `.partial` file and are renamed into the
+mirror only when complete, so an interrupted build never leaves a broken binary behind and
+a rerun resumes from Go's build cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kit import settings
+from kit.errors import ToolchainError
+
+Log = Callable[[str], None]
+PLATFORM = "linux_amd64"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One toolchain piece: what it is, where it was found, and how to fix it if missing."""
+
+    name: str
+    found: str | None
+    fix: str
+
+    @property
+    def ok(self) -> bool:
+        return self.found is not None
+
+
+def provider_path(name: str, version: str, host: str = settings.REGISTRY_HOSTS[0]) -> Path:
+    """Where a provider binary lives in the unpacked filesystem mirror."""
+    return (
+        settings.mirror_dir() / host / "hashicorp" / name / version / PLATFORM
+        / f"terraform-provider-{name}_v{version}_x5"
+    )
+
+
+def postgres_bindir() -> Path | None:
+    """Directory holding `initdb` and `postgres` (Debian layout first, then PATH)."""
+    for candidate in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (candidate / "postgres").exists() and (candidate / "initdb").exists():
+            return candidate
+    found = shutil.which("postgres")
+    if found and shutil.which("initdb"):
+        return Path(found).parent
+    return None
+
+
+def toxiproxy_binary() -> Path | None:
+    """The toxiproxy server binary: the kit's build, else `toxiproxy-server` on PATH."""
+    built = settings.bin_dir() / "toxiproxy-server"
+    if built.exists():
+        return built
+    found = shutil.which("toxiproxy-server")
+    return Path(found) if found else None
+
+
+def pieces() -> list[Piece]:
+    """Every piece a run needs, each with the command that fixes it when missing."""
+    setup = "make setup"
+    aws = provider_path("aws", settings.AWS_PROVIDER["version"])
+    rnd = provider_path("random", settings.RANDOM_PROVIDER["version"])
+    pg = postgres_bindir()
+    return [
+        Piece("terraform or tofu", settings.terraform_binary(),
+              f"{setup}  (builds OpenTofu from the Go module proxy)"),
+        Piece("go (to build providers)", shutil.which("go"),
+              "install Go >= 1.26, or on a machine with internet set KIT_PROVIDERS=registry"),
+        Piece(f"hashicorp/aws {settings.AWS_PROVIDER['version']} in mirror",
+              str(aws) if aws.exists() or _registry_mode() else None,
+              f"{setup}  (cold build: 30-60 min, resumable)"),
+        Piece(f"hashicorp/random {settings.RANDOM_PROVIDER['version']} in mirror",
+              str(rnd) if rnd.exists() or _registry_mode() else None, setup),
+        Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
+        Piece("postgresql server (initdb, postgres)", _str(pg),
+              "apt-get update && apt-get install -y postgresql"),
+        Piece("unprivileged user 'postgres' (initdb refuses root)",
+              "postgres" if _user_exists("postgres") or os.geteuid() != 0 else None,
+              "apt-get install -y postgresql  (creates the user)"),
+    ]
+
+
+def _str(path: Path | None) -> str | None:
+    return str(path) if path else None
+
+
+def _user_exists(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _registry_mode() -> bool:
+    # On a machine with internet and no Go: providers come from the registry into a cache.
+    return os.environ.get("KIT_PROVIDERS") == "registry"
+
+
+def write_cli_config() -> Path:
+    """Write the kit's own Terraform CLI config (offline mirror, or registry + plugin cache)."""
+    path = settings.cli_config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    plugin_cache = settings.cache_dir() / "plugin-cache"
+    plugin_cache.mkdir(parents=True, exist_ok=True)
+    if _registry_mode():
+        body = f'plugin_cache_dir = "{plugin_cache}"\n'
+    else:
+        hosts = ", ".join(f'"{h}/hashicorp/*"' for h in settings.REGISTRY_HOSTS)
+        body = (
+            "provider_installation {\n"
+            f'  filesystem_mirror {{\n    path = "{settings.mirror_dir()}"\n'
+            f"    include = [{hosts}]\n  }}\n"
+            f"  direct {{\n    exclude = [{hosts}]\n  }}\n"
+            "}\n"
+        )
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(body)
+    tmp.replace(path)
+    return path
+
+
+def _run(cmd: list[str], cwd: Path, log: Log, logfile: Path, env: dict[str, str]) -> None:
+    log(f"$ {' '.join(cmd)}  (output: {logfile})")
+    with logfile.open("a") as out:
+        proc = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+    if proc.returncode != 0:
+        tail = "\n".join(logfile.read_text().splitlines()[-30:])
+        raise ToolchainError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}):\n{tail}")
+
+
+def _replace_lines(gomod: str) -> list[str]:
+    """The `replace` directives of a go.mod, single-line and block form."""
+    lines: list[str] = []
+    block = False
+    for raw in gomod.splitlines():
+        line = raw.split("//")[0].strip()
+        if block:
+            if line == ")":
+                block = False
+            elif line:
+                lines.append(f"replace {line}")
+        elif line.startswith("replace ("):
+            block = True
+        elif line.startswith("replace "):
+            lines.append(line)
+    return lines
+
+
+def go_build(name: str, module: str, revision: str, package: str, output: Path, log: Log) -> None:
+    """Build `package` from `module@revision` in a wrapper module; install atomically."""
+    go = shutil.which("go")
+    if not go:
+        raise ToolchainError("`go` is not on PATH: install Go >= 1.26 to build the toolchain")
+    work = settings.cache_dir() / "build" / name
+    work.mkdir(parents=True, exist_ok=True)
+    logfile = work / "build.log"
+    env = {**os.environ, "GOFLAGS": "-buildvcs=false", "GOTOOLCHAIN": "local"}
+    gomod = work / "go.mod"
+    if not gomod.exists():
+        gomod.write_text(f"module kitbuild/{name}\n\ngo 1.26\n")
+    _run([go, "get", f"{module}@{revision}"], work, log, logfile, env)
+    # The wrapper must repeat the dependency's replace lines: Go ignores them in dependencies.
+    info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
+                          capture_output=True, text=True, env=env, check=False)
+    dep_gomod = Path(json.loads(info.stdout)["GoMod"]).read_text() if info.returncode == 0 else ""
+    text = gomod.read_text()
+    missing = [r for r in _replace_lines(dep_gomod) if r not in text]
+    if missing:
+        gomod.write_text(text.rstrip() + "\n\n" + "\n".join(missing) + "\n")
+        _run([go, "get", f"{module}@{revision}"], work, log, logfile, env)
+    partial = work / (output.name + ".partial")
+    started = time.monotonic()
+    log(f"building {name} (cold: tens of minutes; rerun resumes from Go's build cache)")
+    _run([go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
+         work, log, logfile, env)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial.replace(output)
+    log(f"built {name} in {time.monotonic() - started:.0f} s -> {output}")
+
+
+def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
+    """Build a hashicorp provider into the mirror for both registry hosts; idempotent."""
+    target = provider_path(name, spec["version"])
+    if not target.exists():
+        go_build(f"provider-{name}", spec["module"], spec["revision"], spec["module"], target,
+                 log)
+        target.chmod(0o755)
+    primary = settings.mirror_dir() / settings.REGISTRY_HOSTS[0] / "hashicorp" / name
+    for host in settings.REGISTRY_HOSTS[1:]:
+        alias = settings.mirror_dir() / host / "hashicorp" / name
+        if not alias.exists():
+            alias.parent.mkdir(parents=True, exist_ok=True)
+            alias.symlink_to(primary, target_is_directory=True)
+    return target
+
+
+def install_toxiproxy(log: Log) -> Path:
+    """Build toxiproxy-server from the Go module proxy into the kit's bin dir; idempotent."""
+    found = toxiproxy_binary()
+    if found:
+        return found
+    target = settings.bin_dir() / "toxiproxy-server"
+    go_build("toxiproxy", settings.TOXIPROXY["module"].removesuffix("/cmd/server"),
+             settings.TOXIPROXY["version"], settings.TOXIPROXY["module"], target, log)
+    return target
+
+
+def install_tofu(log: Log) -> Path:
+    """Build OpenTofu from the Go module proxy when neither terraform nor tofu exists."""
+    found = settings.terraform_binary()
+    if found:
+        return Path(found)
+    target = settings.bin_dir() / "tofu"
+    go_build("tofu", "github.com/opentofu/opentofu", settings.TOFU_VERSION,
+             "github.com/opentofu/opentofu/cmd/tofu", target, log)
+    return target
+
+
+def install_postgres(log: Log) -> None:
+    """Install PostgreSQL server binaries from Debian when running as root; else say how."""
+    fix = "apt-get update && apt-get install -y postgresql"
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        raise ToolchainError(f"PostgreSQL server binaries are missing: run `{fix}`")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    logfile = settings.cache_dir() / "apt.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    _run(["apt-get", "update"], Path("/"), log, logfile, env)
+    _run(["apt-get", "install", "-y", "--no-install-recommends", "postgresql"], Path("/"), log,
+         logfile, env)
+
+
+def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
+    """Install every missing piece; a second call finds everything and returns in seconds."""
+    if postgres_bindir() is None:
+        install_postgres(log)
+    install_tofu(log)
+    install_toxiproxy(log)
+    if not _registry_mode():
+        install_provider("random", settings.RANDOM_PROVIDER, log)
+        install_provider("aws", settings.AWS_PROVIDER, log)
+    write_cli_config()
+
+
+def mirror_versions(name: str) -> list[str]:
+    """Versions of hashicorp/<name> present in the mirror, for error messages."""
+    base = settings.mirror_dir() / settings.REGISTRY_HOSTS[0] / "hashicorp" / name
+    if not base.is_dir():
+        return []
+    return sorted((p.name for p in base.iterdir() if re.match(r"\d+\.\d+\.\d+", p.name)),
+                  key=lambda v: tuple(int(x) for x in v.split(".")))

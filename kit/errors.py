@@ -1,0 +1,32 @@
+"""One error tree for the kit: every message says what happened, the values, and the fix.
+
+`KitError` subclasses are environment problems (outcome `error`); `SolutionError` subclasses
+are the solution's own fault (outcome `fail`). Nothing else should reach the user as a
+traceback.
+"""
+
+from __future__ import annotations
+
+
+class KitError(Exception):
+    """The kit or its environment broke: never blamed on the solution."""
+
+    outcome = "error"
+
+
+class ToolchainError(KitError):
+    """A toolchain piece (terraform, provider mirror, toxiproxy, postgres) is missing or broken."""
+
+
+class SandboxError(KitError):
+    """A sandbox service did not start, was not ready in time, or died."""
+
+
+class InputError(KitError):
+    """Bad user input: a scenario file, a solution directory, a flag. Names file and field."""
+
+
+class SolutionError(Exception):
+    """The solution under test is at fault (invalid HCL, apply error): outcome `fail`."""
+
+    outcome = "fail"

@@ -1,0 +1,59 @@
+"""The request context: condition keys and their values, looked up without regard to case.
+
+Condition key names are case-insensitive in IAM (`aws:CurrentTime` is `AWS:currenttime`),
+so keys are lower-cased once here. An empty list is the same as a missing key: AWS
+documents that a key resolving to an empty data set makes ForAllValues true and
+ForAnyValue false, which is exactly how a missing key behaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+ContextValue = str | bool | int | float | Iterable[str | bool | int | float]
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class Context:
+    """Request context keys (lower-cased) mapped to a tuple of string values."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, ContextValue] | None = None) -> None:
+        self._values: dict[str, tuple[str, ...]] = {}
+        for key, value in (values or {}).items():
+            if isinstance(value, str | bool | int | float):
+                normalized: tuple[str, ...] = (_text(value),)
+            else:
+                normalized = tuple(_text(item) for item in value)
+            if normalized:
+                self._values[key.lower()] = normalized
+
+    def get(self, key: str) -> tuple[str, ...] | None:
+        """Return the values of a lower-cased key, or None when the key is absent."""
+        return self._values.get(key)
+
+    def variable(self, key: str) -> str | None:
+        """Return a single-valued key as a policy variable value; None when unresolvable."""
+        # Multivalued keys cannot be used as policy variables (AWS: single-valued vs.
+        # multivalued context keys), so a key with several values does not resolve.
+        values = self._values.get(key)
+        if values is None or len(values) != 1:
+            return None
+        return values[0]
+
+    def with_defaults(self, defaults: Mapping[str, str]) -> Context:
+        """Return a copy where keys absent from this context take the given values."""
+        merged = Context()
+        merged._values = {key.lower(): (value,) for key, value in defaults.items()}
+        merged._values.update(self._values)
+        return merged
+
+    def as_dict(self) -> dict[str, tuple[str, ...]]:
+        """Return the lower-cased keys and their values."""
+        return dict(self._values)

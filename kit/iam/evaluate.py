@@ -1,0 +1,451 @@
+"""Decide whether AWS would allow a request, following the documented evaluation logic.
+
+Hand-written on purpose: no maintained Python library evaluates AWS policies faithfully
+(conditions, NotX elements, boundaries, session and resource policies, SCPs), and the one
+complete open evaluator, @cloud-copilot/iam-simulate, is AGPL JavaScript. It serves only as
+a differential oracle in the tests (tests/unit/iam/test_differential.py) and is never
+imported or shipped.
+
+The order of the decision (AWS: policy evaluation logic, "How AWS enforcement code logic
+evaluates requests to allow or deny access"):
+1. An applicable Deny statement in any policy (SCP, resource, identity, boundary, session)
+   is final: ExplicitDeny.
+2. Every SCP level must allow the request, or it is implicitly denied.
+3. Same account: a resource-based policy that names the caller itself (role-session ARN,
+   IAM user ARN, `"*"`) allows on its own; one that names the caller's role allows when the
+   permissions boundary and session policy (if any) also allow; one that names the account
+   delegates to identity policies.
+4. Otherwise identity policies must allow, and so must the permissions boundary and the
+   session policies when present.
+Cross-account: the identity side (identity AND boundary AND session) and the resource
+policy must both allow.
+
+Evaluation runs on every request in the kit's gateway, so every pattern is compiled when a
+policy is parsed; pass Policy objects (parse_policy) rather than dicts in hot paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from kit.iam.conditions import conditions_hold
+from kit.iam.context import Context, ContextValue
+from kit.iam.errors import RequestError
+from kit.iam.policy import Policy, PolicyLike, Statement, parse_policy
+from kit.iam.principals import Caller, Match, not_principal_applies, parse_caller, principal_match
+
+EffectName = Literal["Allow", "ExplicitDeny", "ImplicitDeny"]
+PolicyKind = Literal["identity", "boundary", "session", "resource", "scp"]
+Policies = Iterable[PolicyLike] | Mapping[str, PolicyLike]
+ScpLevel = PolicyLike | Sequence[PolicyLike]
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One API call: who (principal ARN), what (service:Action), on what, with which context.
+
+    `principal` is the caller's ARN: for a role this is the session ARN
+    `arn:aws:sts::ACCT:assumed-role/ROLE/SESSION`; `role_arn` is the role behind it (with its
+    path). `resource_account` defaults to the account in the resource ARN, or to the
+    principal's account when the ARN has none (S3).
+    Context keys absent from `context` are derived from the principal: aws:PrincipalArn,
+    aws:PrincipalAccount, aws:PrincipalType and (for IAM users) aws:username.
+    """
+
+    principal: str
+    action: str
+    resource: str = "*"
+    context: Mapping[str, ContextValue] = field(default_factory=dict)
+    role_arn: str | None = None
+    resource_account: str | None = None
+    _context: Context = field(init=False, repr=False, compare=False)
+    _action: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.action != "*" and ":" not in self.action:
+            raise RequestError(
+                f"action {self.action!r} has no service prefix; write it as 'service:Action', "
+                "e.g. 'sqs:SendMessage'"
+            )
+        caller = parse_caller(self.principal, self.role_arn)
+        object.__setattr__(self, "_action", self.action.lower())
+        object.__setattr__(
+            self, "_context", Context(self.context).with_defaults(_derived_keys(caller))
+        )
+
+
+def _derived_keys(caller: Caller) -> dict[str, str]:
+    """Global condition keys that AWS always puts in the context for this principal."""
+    keys: dict[str, str] = {}
+    if caller.account:
+        keys["aws:PrincipalAccount"] = caller.account
+    if caller.kind == "role_session":
+        keys["aws:PrincipalArn"] = caller.role_arn or caller.arn
+        keys["aws:PrincipalType"] = "AssumedRole"
+    elif caller.kind == "user":
+        keys["aws:PrincipalArn"] = caller.arn
+        keys["aws:PrincipalType"] = "User"
+        keys["aws:username"] = caller.arn.rsplit("/", 1)[-1]
+    elif caller.kind == "federated_user":
+        keys["aws:PrincipalArn"] = caller.arn
+        keys["aws:PrincipalType"] = "FederatedUser"
+    elif caller.kind == "root":
+        keys["aws:PrincipalArn"] = caller.arn
+        keys["aws:PrincipalType"] = "Account"
+    elif caller.kind == "role":
+        keys["aws:PrincipalArn"] = caller.arn
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRef:
+    """A statement that took part in a decision, and where it came from."""
+
+    policy: str  # the policy's name, or "<kind>[<position>]"
+    kind: PolicyKind
+    index: int
+    sid: str | None
+    effect: Literal["Allow", "Deny"]
+
+    def __str__(self) -> str:
+        sid = f" (Sid {self.sid!r})" if self.sid else ""
+        return f"{self.kind} policy {self.policy!r} Statement[{self.index}]{sid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The outcome, the statements that decided it, and a one-line reason."""
+
+    effect: EffectName
+    deciding: tuple[StatementRef, ...] = ()
+    reason: str = ""
+
+    @property
+    def allowed(self) -> bool:
+        """Say whether the request is allowed."""
+        return self.effect == "Allow"
+
+
+# --- matching one statement ----------------------------------------------------------------
+
+
+def _action_applies(statement: Statement, action: str) -> bool:
+    if statement.actions is not None:
+        return statement.actions.matches(action)
+    return statement.not_actions is not None and not statement.not_actions.matches(action)
+
+
+def _resource_applies(statement: Statement, request: Request) -> bool:
+    lookup = request._context.variable
+    if statement.resources is not None:
+        return statement.resources.matches(request.resource, lookup)
+    if statement.not_resources is not None:
+        return not statement.not_resources.matches(request.resource, lookup)
+    return True
+
+
+def _principal_applies(statement: Statement, caller: Caller, has_boundary: bool) -> Match:
+    if statement.principal is not None:
+        return principal_match(statement.principal, caller)
+    if statement.not_principal is not None:
+        # AWS: a Deny with NotPrincipal in a resource-based policy always denies an IAM
+        # principal that has a permissions boundary (Permissions boundaries for IAM entities).
+        if statement.effect == "Deny" and has_boundary and caller.kind not in ("service", "other"):
+            return Match.DIRECT
+        return (
+            Match.DIRECT if not_principal_applies(statement.not_principal, caller) else Match.NONE
+        )
+    # A resource-based policy statement without a principal names nobody.
+    return Match.NONE
+
+
+@dataclass(slots=True)
+class _Scan:
+    allows: list[tuple[StatementRef, Match]] = field(default_factory=list)
+    denies: list[StatementRef] = field(default_factory=list)
+
+
+def _scan(
+    policy: Policy,
+    kind: PolicyKind,
+    request: Request,
+    caller: Caller | None,
+    has_boundary: bool,
+    out: _Scan,
+) -> None:
+    """Collect the statements of one policy that apply to the request."""
+    label = policy.name or kind
+    for statement in policy.statements:
+        if not _action_applies(statement, request._action):
+            continue
+        if not _resource_applies(statement, request):
+            continue
+        match = Match.DIRECT
+        if caller is not None:  # resource-based policy: the statement must name the caller
+            match = _principal_applies(statement, caller, has_boundary)
+            if match is Match.NONE:
+                continue
+        if statement.conditions and not conditions_hold(statement.conditions, request._context):
+            continue
+        ref = StatementRef(label, kind, statement.index, statement.sid, statement.effect)
+        if statement.effect == "Deny":
+            out.denies.append(ref)
+        else:
+            out.allows.append((ref, match))
+
+
+# --- inputs --------------------------------------------------------------------------------
+
+
+def _named(policies: Policies, kind: str) -> list[Policy]:
+    if isinstance(policies, Mapping) and not _looks_like_document(policies):
+        return [parse_policy(doc, name=name) for name, doc in policies.items()]
+    if isinstance(policies, str | Policy) or _looks_like_document(policies):
+        policies = [policies]  # type: ignore[list-item]
+    result = []
+    for position, doc in enumerate(policies):  # type: ignore[arg-type]
+        policy = parse_policy(doc)
+        result.append(policy if policy.name else policy.named(f"{kind}[{position}]"))
+    return result
+
+
+def _looks_like_document(value: object) -> bool:
+    return isinstance(value, Mapping) and "Statement" in value
+
+
+def _one(policy: PolicyLike, label: str) -> Policy:
+    parsed = parse_policy(policy)
+    return parsed if parsed.name else parsed.named(label)
+
+
+def _scp_levels(scps: Sequence[ScpLevel]) -> list[list[Policy]]:
+    levels = []
+    for position, level in enumerate(scps):
+        members = [level] if isinstance(level, str | Policy | Mapping) else list(level)
+        levels.append([_one(p, f"scp[{position}][{i}]") for i, p in enumerate(members)])
+    return levels
+
+
+def _resource_account(request: Request, caller: Caller) -> str | None:
+    if request.resource_account:
+        return request.resource_account
+    parts = request.resource.split(":", 5)
+    if len(parts) == 6 and parts[0] == "arn" and parts[4]:
+        return parts[4]
+    return caller.account
+
+
+# --- the decision --------------------------------------------------------------------------
+
+
+def evaluate(
+    request: Request,
+    identity_policies: Policies = (),
+    *,
+    boundary: PolicyLike | None = None,
+    session_policies: Policies = (),
+    resource_policy: PolicyLike | None = None,
+    scps: Sequence[ScpLevel] = (),
+    principal_account: str | None = None,
+) -> Decision:
+    """Decide Allow / ExplicitDeny / ImplicitDeny for a request, as AWS would.
+
+    `identity_policies` and `session_policies` are policies (or a name -> policy mapping);
+    `scps` lists the levels of the organization (root, OUs, account), each one policy or a
+    list of the policies attached at that level: every level must allow.
+    `principal_account` overrides the account taken from the principal ARN.
+    """
+    return _decide(
+        request,
+        _named(identity_policies, "identity"),
+        boundary=_one(boundary, "boundary") if boundary is not None else None,
+        sessions=_named(session_policies, "session"),
+        resource=_one(resource_policy, "resource") if resource_policy is not None else None,
+        scp_levels=_scp_levels(scps),
+        principal_account=principal_account,
+        trust=False,
+    )
+
+
+def can_assume(
+    trust_policy: PolicyLike,
+    principal_arn: str,
+    *,
+    role_arn: str | None = None,
+    target_role_arn: str = "*",
+    context: Mapping[str, ContextValue] | None = None,
+    identity_policies: Policies | None = None,
+    boundary: PolicyLike | None = None,
+    scps: Sequence[ScpLevel] = (),
+    action: str = "sts:AssumeRole",
+) -> Decision:
+    """Decide whether principal_arn may call sts:AssumeRole on a role with this trust policy.
+
+    A trust policy must name the caller: an identity policy alone never suffices. With
+    `identity_policies=None` only the trust policy is judged, and a trust that names the
+    caller's account counts as admitting it (the account's IAM policies decide the rest);
+    pass the caller's identity policies to judge that part too.
+    """
+    request = Request(principal_arn, action, target_role_arn, context or {}, role_arn)
+    trust = _one(trust_policy, "trust")
+    if identity_policies is None:
+        caller = parse_caller(request.principal, request.role_arn)
+        found = _Scan()
+        _scan(trust, "resource", request, caller, boundary is not None, found)
+        if found.denies:
+            return Decision("ExplicitDeny", tuple(found.denies), f"denied by {found.denies[0]}")
+        if found.allows:
+            refs = tuple(ref for ref, _ in found.allows)
+            return Decision("Allow", refs, f"trusted by {refs[0]}")
+        return Decision("ImplicitDeny", (), "the trust policy does not name this principal")
+    return _decide(
+        request,
+        _named(identity_policies, "identity"),
+        boundary=_one(boundary, "boundary") if boundary is not None else None,
+        sessions=[],
+        resource=trust,
+        scp_levels=_scp_levels(scps),
+        principal_account=None,
+        trust=True,
+    )
+
+
+def _decide(
+    request: Request,
+    identities: list[Policy],
+    *,
+    boundary: Policy | None,
+    sessions: list[Policy],
+    resource: Policy | None,
+    scp_levels: list[list[Policy]],
+    principal_account: str | None,
+    trust: bool,
+) -> Decision:
+    caller = parse_caller(request.principal, request.role_arn, principal_account)
+    has_boundary = boundary is not None and caller.kind != "root"
+
+    identity, bounded, session, resource_found = _Scan(), _Scan(), _Scan(), _Scan()
+    for policy in identities:
+        _scan(policy, "identity", request, None, has_boundary, identity)
+    if boundary is not None:
+        _scan(boundary, "boundary", request, None, has_boundary, bounded)
+    for policy in sessions:
+        _scan(policy, "session", request, None, has_boundary, session)
+    if resource is not None:
+        _scan(resource, "resource", request, caller, has_boundary, resource_found)
+    levels = []
+    for level in scp_levels:
+        found = _Scan()
+        for policy in level:
+            _scan(policy, "scp", request, None, has_boundary, found)
+        levels.append(found)
+
+    # 1. Explicit deny anywhere is final.
+    denies = [
+        ref for scan in (*levels, resource_found, identity, bounded, session) for ref in scan.denies
+    ]
+    if denies:
+        return Decision("ExplicitDeny", tuple(denies), f"explicitly denied by {denies[0]}")
+
+    # 2. Every SCP level must allow.
+    scp_refs: list[StatementRef] = []
+    for position, level in enumerate(levels):
+        if not level.allows:
+            return Decision(
+                "ImplicitDeny",
+                (),
+                f"no SCP at organization level {position} allows {request.action}",
+            )
+        scp_refs.extend(ref for ref, _ in level.allows)
+
+    def refs(scan: _Scan) -> list[StatementRef]:
+        return [ref for ref, _ in scan.allows]
+
+    boundary_ok = not has_boundary or bool(bounded.allows)
+    session_ok = not sessions or bool(session.allows)
+    identity_allows = bool(identity.allows) or caller.kind == "root"
+    identity_ok = identity_allows and boundary_ok and session_ok
+    identity_path = refs(identity) + refs(bounded) + refs(session)
+
+    direct = [ref for ref, m in resource_found.allows if m is Match.DIRECT]
+    parent = [ref for ref, m in resource_found.allows if m is Match.PARENT]
+    account = [ref for ref, m in resource_found.allows if m is Match.ACCOUNT]
+
+    # Service principals and other non-IAM callers have no identity policies: only the
+    # resource-based policy can grant them access.
+    if caller.kind in ("service", "other"):
+        if direct:
+            return Decision("Allow", tuple(scp_refs + direct), f"allowed by {direct[0]}")
+        return Decision(
+            "ImplicitDeny", (), f"no resource-based policy statement allows {caller.arn}"
+        )
+
+    same_account = _resource_account(request, caller) == caller.account
+    if same_account:
+        if direct:
+            return Decision("Allow", tuple(scp_refs + direct), f"allowed by {direct[0]}")
+        if parent and boundary_ok and session_ok:
+            return Decision(
+                "Allow",
+                tuple(scp_refs + parent + refs(bounded) + refs(session)),
+                f"allowed by {parent[0]}",
+            )
+        # A trust policy must name the caller (or its account) for identity policies to count.
+        if identity_ok and (not trust or account or parent):
+            return Decision(
+                "Allow",
+                tuple(scp_refs + account + identity_path),
+                f"allowed by {identity_path[0] if identity_path else 'the account root user'}",
+            )
+    elif identity_ok and (direct or parent or account):
+        granted = direct + parent + account
+        return Decision(
+            "Allow",
+            tuple(scp_refs + granted + identity_path),
+            f"allowed by {granted[0]} and the identity policies",
+        )
+
+    return Decision(
+        "ImplicitDeny",
+        (),
+        _missing(
+            request,
+            caller,
+            same_account,
+            resource_found,
+            identity,
+            bounded,
+            session,
+            has_boundary,
+            sessions,
+            trust,
+        ),
+    )
+
+
+def _missing(
+    request: Request,
+    caller: Caller,
+    same_account: bool,
+    resource: _Scan,
+    identity: _Scan,
+    bounded: _Scan,
+    session: _Scan,
+    has_boundary: bool,
+    sessions: list[Policy],
+    trust: bool,
+) -> str:
+    """Name the layer that lacked an Allow, for the decision's reason."""
+    if trust and not resource.allows:
+        return "the trust policy does not name this principal"
+    if not same_account and not resource.allows:
+        return f"cross-account request: no resource-based policy statement allows {caller.arn}"
+    if not identity.allows and caller.kind != "root":
+        return f"no identity-based policy allows {request.action} on {request.resource}"
+    if has_boundary and not bounded.allows:
+        return f"the permissions boundary does not allow {request.action}"
+    if sessions and not session.allows:
+        return f"no session policy allows {request.action}"
+    return f"no policy allows {request.action}"

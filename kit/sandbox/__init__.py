@@ -1,0 +1,68 @@
+"""Real local services for one run: moto, Toxiproxy and PostgreSQL on free loopback ports.
+
+`Sandbox` is a context manager: on normal exit, on an exception and on Ctrl-C it stops every
+service it started (whole process groups) and removes its temp dir. Services also die with
+the kit process (PR_SET_PDEATHSIG), so even a SIGKILLed kit leaves no orphans.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import TracebackType
+
+from kit.sandbox.moto import MotoServer
+from kit.sandbox.postgres import PostgresCluster
+from kit.sandbox.toxiproxy import ToxiproxyServer
+
+TEMP_PREFIX = "kit-sandbox-"
+
+
+class Sandbox:
+    """moto + Toxiproxy + PostgreSQL, started together and torn down together."""
+
+    moto: MotoServer
+    toxiproxy: ToxiproxyServer
+    postgres: PostgresCluster
+
+    def __init__(self, *, postgres: bool = True) -> None:
+        self._want_postgres = postgres
+        self._stack = contextlib.ExitStack()
+        self.workdir: Path | None = None
+
+    def __enter__(self) -> Sandbox:
+        try:
+            self.workdir = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+            # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
+            os.chmod(self.workdir, 0o711)
+            self._stack.callback(shutil.rmtree, self.workdir, True)
+            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
+            if self._want_postgres:
+                kinds["postgres"] = PostgresCluster
+            for name, service in self._start_all(kinds).items():
+                setattr(self, name, service)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def _start_all(self, kinds: dict[str, type]) -> dict[str, object]:
+        """Start every service, then wait for all of them at once (the waits overlap)."""
+        started: dict[str, object] = {}
+        for name, kind in kinds.items():
+            # Spawned from this thread: PR_SET_PDEATHSIG fires when the spawning *thread*
+            # exits, so a pool thread must never be the parent.
+            started[name] = kind(self.workdir)
+            self._stack.callback(started[name].stop)
+        with ThreadPoolExecutor(max_workers=len(started)) as pool:
+            for future in [pool.submit(s.wait_ready) for s in started.values()]:
+                future.result()
+        return started
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self._stack.close()

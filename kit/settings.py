@@ -1,0 +1,56 @@
+"""Where the kit keeps its caches and which Terraform binary it drives."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+# Pinned provider builds. The module proxy reachable here serves only a few revisions of
+# terraform-provider-aws; v5.82.1 (commit ba4eee9c) is refused with 403, so the kit pins the
+# served revision below and names it by the version its CHANGELOG announces.
+AWS_PROVIDER = {
+    "version": "6.48.0",
+    "module": "github.com/hashicorp/terraform-provider-aws",
+    "revision": "v1.60.1-0.20260602190131-5f2286d6d836",
+}
+RANDOM_PROVIDER = {
+    "version": "3.9.0",
+    "module": "github.com/hashicorp/terraform-provider-random",
+    "revision": "v1.3.2-0.20260824155315-e1092b0cfc07",
+}
+TOXIPROXY = {"module": "github.com/Shopify/toxiproxy/v2/cmd/server", "version": "v2.12.0"}
+REGISTRY_HOSTS = ("registry.terraform.io", "registry.opentofu.org")
+
+
+def cache_dir() -> Path:
+    """Root of the kit's caches, outside the repository (KIT_CACHE or ~/.cache/kit)."""
+    return Path(os.environ.get("KIT_CACHE") or Path.home() / ".cache" / "kit")
+
+
+def mirror_dir() -> Path:
+    """Filesystem mirror of Terraform providers, unpacked layout."""
+    return cache_dir() / "mirror"
+
+
+def bin_dir() -> Path:
+    """Binaries the kit built (toxiproxy-server, tofu)."""
+    return cache_dir() / "bin"
+
+
+def cli_config_file() -> Path:
+    """The Terraform CLI config the kit writes; it never reads ~/.terraformrc."""
+    return cache_dir() / "terraform.rc"
+
+
+def terraform_binary() -> str | None:
+    """The Terraform-compatible binary: KIT_TF_BINARY, else terraform, else tofu, on PATH
+    or built into the cache."""
+    wanted = os.environ.get("KIT_TF_BINARY")
+    names = [wanted] if wanted else ["terraform", "tofu"]
+    for name in names:
+        found = shutil.which(name) or shutil.which(name, path=str(bin_dir()))
+        if found:
+            return found
+    return None
+TOFU_VERSION = "v1.10.10"

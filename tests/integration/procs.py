@@ -1,0 +1,48 @@
+"""Process and port inspection for leak tests (reads /proc: no extra dependency)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def alive(pid: int) -> bool:
+    """Whether a pid exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes whose process group is `pgid`."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.append(int(entry))
+    return members
+
+
+def sandbox_temp_dirs() -> set[str]:
+    """Sandbox temp dirs currently present."""
+    import tempfile
+
+    return {p.name for p in Path(tempfile.gettempdir()).glob("kit-*")}
+
+
+def eventually(condition, timeout: float = 5.0) -> bool:  # noqa: ANN001
+    """Poll `condition` until it holds or `timeout` passes (signal delivery is asynchronous)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -1,0 +1,108 @@
+"""The history model: validation of ops, JSON round-trip, the poison rule."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kit.history import FORMAT, FinalState, History, HistoryError, Op, describe_body, make_history
+
+from .builder import healthy_run
+
+
+def test_json_round_trip_is_identical(tmp_path):
+    history = healthy_run(seed=3).build()
+    again = History.from_json(history.to_json())
+    assert again == history
+    assert History.load(history.save(tmp_path / "h.json")) == history
+
+
+def test_round_trip_keeps_float_times_exactly():
+    history = healthy_run(seed=4).build()
+    again = History.from_json(history.to_json())
+    assert [op.time for op in again.ops] == [op.time for op in history.ops]
+
+
+def test_ops_are_frozen():
+    op = Op(index=0, time=0.0, process="kit", kind="phase", value={"name": "deploy"})
+    with pytest.raises(ValueError):
+        op.kind = "other"  # type: ignore[misc]
+
+
+def test_missing_field_names_the_op():
+    with pytest.raises(HistoryError, match=r"op 0 \(receive by worker-0\): missing field "
+                                           r"'receive_count'"):
+        make_history([{"index": 0, "time": 0.1, "process": "worker-0", "kind": "receive",
+                       "value": {"message_id": "m-1", "order_id": None}}])
+
+
+def test_bool_is_not_an_int():
+    with pytest.raises(HistoryError, match="'receive_count' is True"):
+        make_history([{"index": 0, "time": 0.1, "process": "worker-0", "kind": "receive",
+                       "value": {"message_id": "m-1", "order_id": None,
+                                 "receive_count": True}}])
+
+
+def test_send_marked_valid_must_have_order_fields():
+    body = "garbage"
+    value = {"message_id": "m-1", "body": body, **describe_body(body), "duplicate_of": None}
+    value["valid"] = True
+    with pytest.raises(HistoryError, match="marked valid"):
+        make_history([{"index": 0, "time": 0.1, "process": "producer", "kind": "send",
+                       "value": value}])
+
+
+def test_unknown_kinds_pass_through():
+    h = make_history([{"index": 0, "time": 0.0, "process": "kit", "kind": "note",
+                       "value": {"anything": 1}}])
+    assert h.ops[0].kind == "note"
+
+
+def test_indexes_must_increase():
+    ops = [{"index": i, "time": 0.0, "process": "kit", "kind": "phase",
+            "value": {"name": "deploy"}} for i in (0, 2, 1)]
+    with pytest.raises(HistoryError, match="op 1 follows op 2"):
+        make_history(ops)
+
+
+def test_from_json_refuses_other_formats():
+    with pytest.raises(HistoryError, match="expected 'kit.history/1'"):
+        History.from_json(json.dumps({"ops": []}))
+    with pytest.raises(HistoryError, match="not JSON"):
+        History.from_json("{")
+
+
+def test_load_names_the_file(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": FORMAT, "ops": [{"index": 0}]}))
+    with pytest.raises(HistoryError, match="bad.json: history is malformed"):
+        History.load(path)
+
+
+def test_final_fields_default_to_not_collected():
+    final = FinalState()
+    assert final.orders is None and final.dlq_messages is None and final.db_instance is None
+
+
+@pytest.mark.parametrize(("body", "valid"), [
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": 1}', True),
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": 0}', False),
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": -5}', False),
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": "1"}', False),
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": 1.0}', False),
+    ('{"order_id": "o", "customer_id": "c", "amount_cents": true}', False),
+    ('{"order_id": 7, "customer_id": "c", "amount_cents": 1}', False),
+    ('{"customer_id": "c", "amount_cents": 1}', False),
+    ('[1, 2]', False),
+    ('"a string"', False),
+    ('not json', False),
+    ('', False),
+])
+def test_describe_body_poison_rule(body, valid):
+    assert describe_body(body)["valid"] is valid
+
+
+def test_describe_body_keeps_fields_of_poison():
+    facts = describe_body('{"order_id": "p-1", "customer_id": "c", "amount_cents": 0}')
+    assert facts == {"order_id": "p-1", "customer_id": "c", "amount_cents": 0, "valid": False}

@@ -1,0 +1,94 @@
+"""Verdict combining, the checker loop, parameters and evidence capping."""
+
+from __future__ import annotations
+
+import pytest
+
+from kit.checks import DEFAULT_PARAMS, REGISTRY, run_checks, worst
+from kit.checks.params import ParamError, resolve
+from kit.checks.result import MEMBER_CAP, CheckResult, anomaly
+from kit.history import History
+
+from .builder import healthy_run
+
+
+def _result(verdict: str) -> CheckResult:
+    return CheckResult(id="x", verdict=verdict, summary="s")
+
+
+@pytest.mark.parametrize(("verdicts", "expected"), [
+    (["pass", "pass"], "pass"),
+    (["pass", "fail"], "fail"),
+    (["fail", "error", "pass"], "error"),
+    (["error"], "error"),
+    ([], "error"),  # nothing judged must not pass
+])
+def test_worst(verdicts, expected):
+    assert worst(verdicts) == expected
+    assert worst([_result(v) for v in verdicts]) == expected
+
+
+def test_worst_refuses_unknown_verdicts():
+    with pytest.raises(ValueError, match="unknown verdict 'maybe'"):
+        worst(["pass", "maybe"])
+
+
+def test_registry_and_defaults_list_the_same_ids():
+    assert set(REGISTRY) == set(DEFAULT_PARAMS)
+
+
+def test_healthy_run_passes_every_invariant():
+    results = run_checks(healthy_run(seed=1).build(), {i: {} for i in REGISTRY})
+    assert {i: r.verdict for i, r in results.items()} == {i: "pass" for i in REGISTRY}, results
+
+
+def test_crashing_checker_is_an_error_never_a_pass():
+    def boom(history: History, params: dict) -> CheckResult:
+        raise RuntimeError("kaput")
+
+    results = run_checks(History(), {"x.boom": {}}, registry={"x.boom": boom})
+    assert results["x.boom"].verdict == "error"
+    assert "RuntimeError: kaput" in results["x.boom"].summary
+
+
+def test_checker_returning_garbage_is_an_error():
+    results = run_checks(History(), {"x.bad": {}}, registry={"x.bad": lambda h, p: True})
+    assert results["x.bad"].verdict == "error"
+
+
+def test_unknown_invariant_lists_the_valid_ids():
+    results = run_checks(History(), {"delivery.no_los": {}})
+    assert results["delivery.no_los"].verdict == "error"
+    assert "delivery.no_loss" in results["delivery.no_los"].summary
+
+
+def test_bad_params_are_an_error_that_names_the_fix():
+    history = healthy_run(seed=1).build()
+    results = run_checks(history, {"recovery.within_rto": {"rto_second": 5},
+                                   "rds.hardening": {"min_backup_retention_days": "7"}})
+    assert results["recovery.within_rto"].verdict == "error"
+    assert "rto_seconds (default 60.0)" in results["recovery.within_rto"].summary
+    assert results["rds.hardening"].verdict == "error"
+    assert "expected a positive integer" in results["rds.hardening"].summary
+
+
+def test_resolve_applies_defaults_and_types():
+    assert resolve("c", None, {"rto_seconds": 60.0}) == {"rto_seconds": 60.0}
+    assert resolve("c", {"rto_seconds": 5}, {"rto_seconds": 60.0}) == {"rto_seconds": 5}
+    for bad in (True, 0, -1, "5"):
+        with pytest.raises(ParamError):
+            resolve("c", {"rto_seconds": bad}, {"rto_seconds": 60.0})
+    with pytest.raises(ParamError):
+        resolve("c", {"max_receives": 2.5}, {"max_receives": 3})
+
+
+def test_result_records_the_params_used():
+    results = run_checks(healthy_run(seed=1).build(), {"recovery.within_rto": None})
+    assert results["recovery.within_rto"].params == {"rto_seconds": 60.0}
+
+
+def test_anomaly_caps_members_and_keeps_the_count():
+    ev = anomaly([f"o-{i}" for i in range(50)])
+    assert ev["count"] == 50 and len(ev["members"]) == MEMBER_CAP and ev["truncated"]
+    assert ev["example"] == "o-0"
+    assert anomaly([]) == {"count": 0, "members": [], "truncated": False, "example": None}

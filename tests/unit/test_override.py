@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import hcl2
+import pytest
+
+from kit.deploy.override import (
+    OVERRIDE_FILE,
+    PROVIDER_FILE,
+    SERVICES,
+    provider_aliases,
+    render_provider,
+    write_provider_config,
+)
+from kit.errors import SolutionError
+
+URL = "http://127.0.0.1:4566"
+
+
+def _plain(value: object) -> object:
+    """python-hcl2 keeps string quotes and block markers; strip both for comparisons."""
+    if isinstance(value, dict):
+        return {str(_plain(k)): _plain(v) for k, v in value.items() if k != "__is_block__"}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return value.strip('"')
+    return value
+
+
+def _providers(text: str) -> list[dict]:
+    return [block["aws"] for block in _plain(hcl2.loads(text))["provider"]]
+
+
+def _solution(tmp_path: Path, body: str) -> Path:
+    (tmp_path / "main.tf").write_text(body)
+    return tmp_path
+
+
+def test_rendered_block_points_every_service_at_the_endpoint() -> None:
+    block = _providers(render_provider(URL))[0]
+    endpoints = block["endpoints"][0]
+    assert set(endpoints) == set(SERVICES)
+    assert all(value == URL for value in endpoints.values())
+    assert block["skip_credentials_validation"] is True
+    assert block["s3_use_path_style"] is True
+
+
+def test_per_service_endpoint_wins_over_the_default() -> None:
+    block = _providers(render_provider(URL, endpoints={"sqs": "http://127.0.0.1:9"}))[0]
+    endpoints = block["endpoints"][0]
+    assert endpoints["sqs"] == "http://127.0.0.1:9"
+    assert endpoints["iam"] == URL
+
+
+def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" { name = "q" }\n')
+    written = write_provider_config(sol, URL)
+    assert written.name == PROVIDER_FILE
+    assert not (sol / OVERRIDE_FILE).exists()
+
+
+def test_solution_providers_are_overridden_alias_by_alias(tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'provider "aws" { region = "eu-west-1" }\n'
+                    'provider "aws" {\n  alias = "dr"\n  region = "us-west-2"\n}\n')
+    assert provider_aliases(sol) == [None, "dr"]
+    written = write_provider_config(sol, URL)
+    assert written.name == OVERRIDE_FILE
+    blocks = _providers(written.read_text())
+    assert [b.get("alias") for b in blocks] == [None, "dr"]
+    assert all(b["region"] == "us-east-1" for b in blocks)
+
+
+def test_reserved_file_name_is_refused(tmp_path: Path) -> None:
+    sol = _solution(tmp_path, "")
+    (sol / PROVIDER_FILE).write_text("")
+    with pytest.raises(SolutionError, match="reserved"):
+        write_provider_config(sol, URL)
+
+
+def test_invalid_hcl_is_the_solutions_fault_and_names_the_file(tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" {\n')
+    with pytest.raises(SolutionError, match="main.tf"):
+        provider_aliases(sol)
