@@ -142,7 +142,7 @@ def _resource_applies(statement: Statement, request: Request) -> bool:
     if statement.resources is not None:
         return statement.resources.matches(request.resource, lookup)
     if statement.not_resources is not None:
-        return not statement.not_resources.matches(request.resource, lookup)
+        return statement.not_resources.excludes(request.resource, lookup)
     return True
 
 
@@ -155,7 +155,9 @@ def _principal_applies(statement: Statement, caller: Caller, has_boundary: bool)
         if statement.effect == "Deny" and has_boundary and caller.kind not in ("service", "other"):
             return Match.DIRECT
         return (
-            Match.DIRECT if not_principal_applies(statement.not_principal, caller) else Match.NONE
+            Match.DIRECT
+            if not_principal_applies(statement.not_principal, caller, statement.effect)
+            else Match.NONE
         )
     # A resource-based policy statement without a principal names nobody.
     return Match.NONE

@@ -95,6 +95,22 @@ class ResourceSet:
         """Say whether the resource matches any pattern (after variable substitution)."""
         return any(p.matches(resource, lookup) for p in self.compiled)
 
+    def excludes(self, resource: str, lookup: Any) -> bool:
+        """Say whether the resource is outside every pattern, as NotResource requires.
+
+        A pattern whose variable cannot be resolved makes the statement invalid (AWS: IAM
+        policy elements: Variables and tags), so it never lets a NotResource apply.
+        """
+        for pattern in self.compiled:
+            if pattern.match_all:
+                return False
+            regex = pattern.regex_for(lookup)
+            if regex is None and pattern.tokens is not None:
+                return False  # unresolvable variable
+            if regex is not None and regex.fullmatch(resource) is not None:
+                return False
+        return True
+
 
 @dataclass(frozen=True, slots=True)
 class Statement:

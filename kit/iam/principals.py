@@ -134,34 +134,35 @@ def principal_match(principals: PrincipalSet, caller: Caller) -> Match:
     return best
 
 
-def _chain_named(principals: PrincipalSet, caller: Caller) -> bool:
-    """Say whether NotPrincipal names every layer of the caller: account, role or user, self."""
-    if principals.wildcard:
-        return True
+def _layers_named(principals: PrincipalSet, caller: Caller) -> list[bool]:
+    """Say, for each layer of the caller (account, role or IAM user, itself), if it is listed."""
+    if principals.wildcard or "*" in principals.aws:
+        return [True]
     if caller.kind in ("service", "other"):
         names = principals.service + principals.federated + principals.canonical_user
-        return caller.arn in names or caller.arn in principals.aws
+        return [caller.arn in names or caller.arn in principals.aws]
     values = principals.aws
-    if "*" in values:
-        return True
-    account_named = any(_account_of(v) == caller.account for v in values)
+    layers = [any(_account_of(v) == caller.account for v in values)]
     if caller.kind == "root":
-        return account_named
-    self_named = caller.arn in values or (
-        caller.kind == "role" and any(_names_role(v, caller) for v in values)
-    )
-    if caller.kind == "role_session":
-        return account_named and self_named and any(_names_role(v, caller) for v in values)
+        return layers
+    if caller.kind in ("role", "role_session"):
+        layers.append(any(_names_role(v, caller) for v in values))
     if caller.kind == "federated_user":
-        return account_named and self_named and caller.user_arn in values
-    return account_named and self_named
+        layers.append(caller.user_arn in values)
+    if caller.kind != "role":
+        layers.append(caller.arn in values)
+    return layers
 
 
-def not_principal_applies(principals: PrincipalSet, caller: Caller) -> bool:
+def not_principal_applies(principals: PrincipalSet, caller: Caller, effect: str) -> bool:
     """Say whether a NotPrincipal statement applies to the caller.
 
-    AWS may check the account, then the role, then the session, so a caller is exempt only
-    when every layer is listed (AWS JSON policy elements: NotPrincipal, which recommends
-    listing the session ARN, the role ARN and the account ARN together).
+    AWS may evaluate the account, then the role (or IAM user), then the session (AWS JSON
+    policy elements: NotPrincipal), so each layer is judged on its own: a Deny applies when
+    any layer is not listed, and an Allow reaches the caller only when no layer is listed.
+    Both readings are the cautious ones: listing a session alone exempts it from nothing.
     """
-    return not _chain_named(principals, caller)
+    named = _layers_named(principals, caller)
+    if effect == "Deny":
+        return not all(named)
+    return not any(named)

@@ -575,6 +575,15 @@ def test_not_principal_listing_only_the_role_still_denies_its_sessions() -> None
     assert evaluate(SEND, [], resource_policy=resource_policy).effect == "ExplicitDeny"
 
 
+def test_not_principal_missing_the_role_or_account_arn_still_denies() -> None:
+    # "If the NotPrincipal element was missing the ARN of the role, the effect of the policy
+    # might be to explicitly deny access to the role"; likewise for the account.
+    without_role = not_principal_deny(SESSION_ARN, f"arn:aws:iam::{ACCOUNT}:root")
+    without_account = not_principal_deny(SESSION_ARN, ROLE_ARN)
+    assert evaluate(SEND, [], resource_policy=without_role).effect == "ExplicitDeny"
+    assert evaluate(SEND, [], resource_policy=without_account).effect == "ExplicitDeny"
+
+
 def test_not_principal_deny_applies_to_everyone_else() -> None:
     resource_policy = not_principal_deny(USER_ARN, f"arn:aws:iam::{ACCOUNT}:root")
     assert evaluate(send_as(USER_ARN), [], resource_policy=resource_policy).allowed
@@ -641,3 +650,17 @@ def test_evaluation_is_fast_enough_for_a_gateway() -> None:
         evaluate(request, identity, boundary=boundary)
     per_call = (time.perf_counter() - start) / runs
     assert per_call < 0.001, f"{per_call * 1e6:.0f} us per evaluation"
+
+
+def test_not_resource_with_an_unresolvable_variable_does_not_apply() -> None:
+    # "If AWS cannot resolve a variable, this might cause the entire statement to be invalid."
+    by_team = policy(
+        {
+            "Effect": "Allow",
+            "Action": "sqs:*",
+            "NotResource": "arn:aws:sqs:*:*:${aws:PrincipalTag/team}-*",
+        }
+    )
+    assert not evaluate(SEND, [by_team]).allowed
+    tagged = Request(SESSION_ARN, "sqs:SendMessage", QUEUE_ARN, {"aws:PrincipalTag/team": "blue"})
+    assert evaluate(tagged, [by_team]).allowed

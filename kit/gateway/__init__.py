@@ -1,0 +1,1 @@
+"""The gateway: the only path from workload processes to the emulator."""

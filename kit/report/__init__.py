@@ -1,0 +1,1 @@
+"""Reports of runs: a terminal table now; JSON, JUnit and Markdown from the same results."""

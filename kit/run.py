@@ -1,0 +1,227 @@
+"""One run: (scenario, solution, fault, seed) through the whole pipeline, all disposable.
+
+sandbox -> deploy -> bind -> workload + fault -> recover -> observe -> check -> report.
+Everything that waits is bounded here; the checkers only read the recorded history.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kit.checks import CheckResult, run_checks, worst
+from kit.deploy import inspect
+from kit.deploy.terraform import DeployFailure, Terraform
+from kit.errors import KitError
+from kit.faults import FaultContext, Nemesis
+from kit.gateway.server import Gateway
+from kit.history import FinalState, History
+from kit.sandbox import Sandbox
+from kit.scenario import Scenario
+from kit.workload import aws, final
+from kit.workload.observer import Observer
+from kit.workload.producer import Producer, plan
+from kit.workload.recorder import Recorder
+from kit.workload.supervisor import Supervisor
+
+QUIESCENCE_POLL = 0.2
+
+
+@dataclass
+class RunResult:
+    """The verdict of one run, per invariant, with where its history and logs are."""
+
+    scenario: str
+    solution: str
+    fault: str
+    seed: int
+    outcome: str  # pass | fail | error
+    results: dict[str, CheckResult] = field(default_factory=dict)
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    run_dir: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the JSON report."""
+        return {
+            "scenario": self.scenario, "solution": self.solution, "fault": self.fault,
+            "seed": self.seed, "outcome": self.outcome, "error": self.error,
+            "timings": {k: round(v, 3) for k, v in self.timings.items()},
+            "run_dir": self.run_dir,
+            "invariants": {k: r.model_dump(mode="json") for k, r in self.results.items()},
+        }
+
+
+class _Stages:
+    """Times each stage of the run."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.monotonic() - started
+
+
+def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
+             sandbox: Sandbox | None = None) -> RunResult:
+    """Run the pipeline once; never raises for the solution's faults or the kit's errors."""
+    result = RunResult(scenario.name, str(solution), fault, seed, "error",
+                       run_dir=str(run_dir))
+    stage = _Stages()
+    recorder = Recorder()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="kit-run-"))
+    try:
+        with contextlib.ExitStack() as stack:
+            if sandbox is None:
+                with stage("sandbox"):
+                    sandbox = stack.enter_context(Sandbox())
+            else:
+                with stage("sandbox"):
+                    sandbox.moto.reset()
+                    sandbox.toxiproxy.reset()
+            history = _pipeline(scenario, solution, fault, seed, run_dir, work, sandbox,
+                                recorder, stage, stack)
+        history.save(run_dir / "history.json")
+        with stage("check"):
+            result.results = _judge(scenario, history)
+        result.outcome = worst(result.results.values())
+    except KitError as exc:
+        result.error = str(exc)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        result.timings = stage.timings
+        (run_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=2))
+    return result
+
+
+def _judge(scenario: Scenario, history: History) -> dict[str, CheckResult]:
+    deploy_ok = all(op.value.get("ok") for op in history.of_kind("deploy"))
+    # A solution that did not deploy is judged on that alone: nothing else ran.
+    wanted = scenario.params if deploy_ok else {"deploy.applies": {}}
+    return run_checks(history, wanted)
+
+
+def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
+              work: Path, sandbox: Sandbox, recorder: Recorder, stage: _Stages,
+              stack: contextlib.ExitStack) -> History:
+    moto = sandbox.moto.url
+    with stage("deploy"):
+        recorder.record("kit", "phase", name="deploy")
+        harness = aws.harness_credentials(moto)
+        tf = Terraform(solution, work)
+        tf.configure(moto)
+        try:
+            tf.init()
+            tf.validate()
+            tf.apply({"harness_principal_arn": aws.HARNESS_ARN})
+            outputs = tf.outputs()
+        except DeployFailure as failure:
+            recorder.record("kit", "deploy", ok=False, stage=failure.stage,
+                            diagnostics=[failure.diagnostics])
+            return recorder.history(None)
+        missing = [o for o in scenario.contract.outputs if not outputs.get(o)]
+        if missing:
+            recorder.record("kit", "deploy", ok=False, stage="outputs",
+                            diagnostics=[f"missing outputs: {', '.join(missing)}"])
+            return recorder.history(None)
+        recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
+
+    with stage("bind"):
+        dsn = sandbox.postgres.create_database(f"orders_{seed}_{int(time.time() * 1000)}")
+        dbname = dsn.rsplit("/", 1)[1]
+        db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}", f"127.0.0.1:{sandbox.postgres.port}")
+        gateway = stack.enter_context(Gateway(moto, recorder))
+        sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
+        producer_creds = aws.assume(moto, harness, outputs["producer_role_arn"], "producer")
+        gateway.register(producer_creds.access_key_id, "producer")
+        home = work / "worker-home"
+        home.mkdir()
+        env = {
+            "QUEUE_URL": outputs["queue_url"], "DLQ_URL": outputs["dlq_url"],
+            "DATABASE_URL": sandbox.postgres.dsn(dbname, port=db_proxy.port),
+            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{sqs_proxy.port}",
+            "AWS_REGION": aws.REGION, "WORK_SECONDS": str(scenario.workload.work_seconds),
+            "PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONUNBUFFERED": "1",
+            "LANG": "C.UTF-8",
+        }
+
+        def session_for(name: str) -> dict[str, str]:
+            creds = aws.assume(moto, harness, outputs["worker_role_arn"], name)
+            gateway.register(creds.access_key_id, name)
+            return {"AWS_ACCESS_KEY_ID": creds.access_key_id,
+                    "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
+                    "AWS_SESSION_TOKEN": creds.token or ""}
+
+    load = scenario.workload
+    the_plan = plan(seed, load.orders, load.customers, load.duplicate_sends, load.poison)
+    observer = Observer(sandbox.postgres.dsn(dbname), recorder)
+    supervisor = Supervisor(scenario.contract.worker.command, tf.dir, env,
+                            scenario.contract.worker.replicas, session_for, run_dir, recorder,
+                            scenario.contract.worker.stop_grace_seconds)
+    producer = Producer(aws.client("sqs", gateway.url, producer_creds), outputs["queue_url"],
+                        the_plan, load.send_interval_seconds, recorder)
+    stopping = threading.Event()
+    nemesis = Nemesis(FaultContext(scenario.faults[fault], recorder, supervisor, gateway,
+                                   db_proxy, sqs_proxy, stopping))
+    admin_sqs = aws.client("sqs", moto)
+    try:
+        with stage("workload"):
+            recorder.record("kit", "phase", name="workload")
+            for thread in (observer, supervisor, producer, nemesis):
+                thread.start()
+            producer.join(timeout=len(the_plan.bodies) * (load.send_interval_seconds + 5))
+            nemesis.done.wait(timeout=300)
+        with stage("recover"):
+            recorder.record("kit", "phase", name="recover")
+            _await_quiescence(admin_sqs, outputs["queue_url"], the_plan.valid_order_ids,
+                              observer, scenario.quiescence_timeout_seconds)
+    finally:
+        stopping.set()
+        producer.stopping.set()
+        supervisor.stop()
+        observer.stop()
+        nemesis.join(timeout=30)
+    for thread in (producer, nemesis, supervisor, observer):
+        if thread.error is not None:
+            raise thread.error if isinstance(thread.error, KitError) else KitError(
+                f"{thread.name} failed: {thread.error!r}")
+    with stage("observe"):
+        recorder.record("kit", "phase", name="observe")
+        orders, balances = final.orders_and_balances(sandbox.postgres.dsn(dbname))
+        state = FinalState(
+            orders=orders, balances=balances,
+            queue_messages=final.drain(admin_sqs, outputs["queue_url"]),
+            dlq_messages=final.drain(admin_sqs, outputs["dlq_url"]),
+            db_instance=final.db_instance(aws.client("rds", moto),
+                                          outputs["db_instance_identifier"]),
+            rds_config=inspect.rds_config(tf.dir))
+    return recorder.history(state)
+
+
+def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Observer,
+                      timeout: float) -> None:
+    """Wait until every valid order is recorded and the queue is empty (bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if valid <= observer.seen:
+            attrs = sqs.get_queue_attributes(
+                QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages",
+                                                    "ApproximateNumberOfMessagesNotVisible"]
+            )["Attributes"]
+            if all(int(v) == 0 for v in attrs.values()):
+                return
+        time.sleep(QUIESCENCE_POLL)

@@ -1,0 +1,1 @@
+"""The workload: a seeded producer, supervised worker processes, and a DB observer."""

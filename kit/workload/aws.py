@@ -1,0 +1,51 @@
+"""boto3 clients for the kit's own calls, and role sessions for the workload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import boto3
+from botocore.config import Config
+
+REGION = "us-east-1"
+ACCOUNT_ID = "123456789012"
+HARNESS_USER = "kit-harness"
+HARNESS_ARN = f"arn:aws:iam::{ACCOUNT_ID}:user/{HARNESS_USER}"
+_CONFIG = Config(retries={"max_attempts": 2, "mode": "standard"}, connect_timeout=5,
+                 read_timeout=30)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """A set of AWS credentials (a role session when `token` is set)."""
+
+    access_key_id: str
+    secret_access_key: str
+    token: str | None = None
+
+
+ADMIN = Credentials("kitadmin", "kitadmin")
+
+
+def client(service: str, endpoint: str, creds: Credentials = ADMIN) -> Any:
+    """A boto3 client for `service` at `endpoint` with `creds`."""
+    return boto3.session.Session().client(
+        service, endpoint_url=endpoint, region_name=REGION, config=_CONFIG,
+        aws_access_key_id=creds.access_key_id, aws_secret_access_key=creds.secret_access_key,
+        aws_session_token=creds.token)
+
+
+def harness_credentials(endpoint: str) -> Credentials:
+    """Create the harness IAM user and an access key for it (the principal that assumes roles)."""
+    iam = client("iam", endpoint)
+    iam.create_user(UserName=HARNESS_USER)
+    key = iam.create_access_key(UserName=HARNESS_USER)["AccessKey"]
+    return Credentials(key["AccessKeyId"], key["SecretAccessKey"])
+
+
+def assume(endpoint: str, harness: Credentials, role_arn: str, session: str) -> Credentials:
+    """A session of `role_arn` obtained by the harness principal."""
+    out = client("sts", endpoint, harness).assume_role(
+        RoleArn=role_arn, RoleSessionName=session.replace("#", "-"))["Credentials"]
+    return Credentials(out["AccessKeyId"], out["SecretAccessKey"], out["SessionToken"])

@@ -1,0 +1,110 @@
+"""Runs the solution's worker processes as the worker role and restarts any that exits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from kit.sandbox.process import die_with_parent, signal_group
+from kit.workload.recorder import Recorder
+
+RESTART_BACKOFF_MAX = 1.0
+
+
+class Supervisor(threading.Thread):
+    """Keeps `replicas` worker processes alive until stopped; every start/exit is recorded.
+
+    Each incarnation gets a fresh role session (`session_for(name)`), so the gateway can
+    attribute its calls to it (`worker-<slot>#<incarnation>`).
+    """
+
+    def __init__(self, command: Sequence[str], cwd: Path, env: dict[str, str], replicas: int,
+                 session_for: Callable[[str], dict[str, str]], logdir: Path,
+                 recorder: Recorder, grace: float) -> None:
+        super().__init__(name="supervisor", daemon=True)
+        # `python` in the contract means the kit's interpreter (boto3 and psycopg installed).
+        self.command = [sys.executable if c == "python" else c for c in command]
+        self.cwd, self.env, self.replicas = cwd, env, replicas
+        self.session_for, self.logdir, self.recorder, self.grace = (
+            session_for, logdir, recorder, grace)
+        self.procs: dict[int, tuple[str, subprocess.Popen[bytes]]] = {}
+        self.incarnations = [0] * replicas
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self.error: Exception | None = None
+
+    def _start(self, slot: int) -> None:
+        name = f"worker-{slot}#{self.incarnations[slot]}"
+        self.incarnations[slot] += 1
+        env = {**self.env, **self.session_for(name)}
+        log = (self.logdir / f"worker-{slot}.log").open("ab")
+        proc = subprocess.Popen(self.command, cwd=self.cwd, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True, preexec_fn=die_with_parent)
+        log.close()
+        with self._lock:
+            self.procs[slot] = (name, proc)
+        self.recorder.record("kit", "worker_start", worker=name, pid=proc.pid)
+
+    def run(self) -> None:
+        try:
+            for slot in range(self.replicas):
+                self._start(slot)
+            backoff = [0.0] * self.replicas
+            while not self.stopping.wait(0.05):
+                for slot in range(self.replicas):
+                    name, proc = self.procs[slot]
+                    code = proc.poll()
+                    if code is None:
+                        continue
+                    self._exited(name, proc, code)
+                    # A worker that dies at once is restarted with growing backoff.
+                    backoff[slot] = min(max(backoff[slot] * 2, 0.05), RESTART_BACKOFF_MAX)
+                    if not self.stopping.wait(backoff[slot]):
+                        self._start(slot)
+        except Exception as exc:  # noqa: BLE001 - reported as a run error
+            self.error = exc
+
+    def _exited(self, name: str, proc: subprocess.Popen[bytes], code: int) -> None:
+        signal_group(proc.pid, signal.SIGKILL)  # its children, if any, go with it
+        value = {"code": code} if code >= 0 else {"signal": signal.Signals(-code).name}
+        self.recorder.record("kit", "worker_exit", worker=name, pid=proc.pid, **value)
+
+    def holders(self) -> dict[str, int]:
+        """Live worker process names -> pid."""
+        with self._lock:
+            return {name: proc.pid for name, proc in self.procs.values() if proc.poll() is None}
+
+    def kill(self, name: str) -> bool:
+        """SIGKILL the worker `name` (a fault); the supervisor restarts it."""
+        with self._lock:
+            found = [proc for n, proc in self.procs.values() if n == name]
+        if not found or found[0].poll() is not None:
+            return False
+        os.kill(found[0].pid, signal.SIGKILL)
+        return True
+
+    def stop(self) -> None:
+        """Stop restarting; SIGTERM every worker, SIGKILL after the grace period."""
+        self.stopping.set()
+        if self.is_alive():
+            self.join()
+        with self._lock:
+            procs = list(self.procs.values())
+        for _, proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace
+        for name, proc in procs:
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            self._exited(name, proc, proc.returncode)

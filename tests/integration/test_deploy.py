@@ -1,0 +1,131 @@
+"""Real Terraform with the real AWS provider against a real moto server."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
+from kit.sandbox import Sandbox
+from kit.workload import aws
+from tests.conftest import ROOT
+from tests.integration.procs import alive, eventually, group_members
+
+STACKS = ROOT / "tests" / "stacks"
+
+
+@pytest.fixture(scope="module")
+def moto_url():  # noqa: ANN201
+    with Sandbox(postgres=False) as sb:
+        yield sb.moto.url
+
+
+def _tree(path: Path) -> dict[str, str]:
+    return {str(p.relative_to(path)): p.read_text() for p in sorted(path.rglob("*"))
+            if p.is_file()}
+
+
+def test_apply_read_back_destroy(moto_url: str, tmp_path: Path) -> None:
+    solution = STACKS / "foundation"
+    before = _tree(solution)
+    tf = Terraform(solution, tmp_path)
+    tf.configure(moto_url)
+    tf.init()
+    tf.validate()
+    tf.apply()
+    out = tf.outputs()
+
+    sqs = aws.client("sqs", moto_url)
+    attrs = sqs.get_queue_attributes(QueueUrl=out["queue_url"],
+                                     AttributeNames=["All"])["Attributes"]
+    assert json.loads(attrs["RedrivePolicy"]) == {"deadLetterTargetArn": out["dlq_arn"],
+                                                  "maxReceiveCount": 4}
+    assert attrs["VisibilityTimeout"] == "15"
+    iam = aws.client("iam", moto_url)
+    doc = iam.get_role_policy(RoleName=out["role_name"], PolicyName="consume")["PolicyDocument"]
+    assert doc["Statement"][0]["Action"] == ["sqs:ReceiveMessage", "sqs:DeleteMessage"]
+    db = aws.client("rds", moto_url).describe_db_instances(
+        DBInstanceIdentifier=out["db_identifier"])["DBInstances"][0]
+    assert (db["Engine"], db["StorageEncrypted"], db["BackupRetentionPeriod"]) == (
+        "postgres", True, 7)
+    secret = aws.client("secretsmanager", moto_url).get_secret_value(SecretId=out["secret_arn"])
+    assert len(secret["SecretString"]) == 24
+
+    tf.destroy()
+    assert out["queue_url"] not in sqs.list_queues().get("QueueUrls", [])
+    assert aws.client("rds", moto_url).describe_db_instances()["DBInstances"] == []
+    assert _tree(solution) == before, "the original solution directory was modified"
+
+
+def test_invalid_hcl_is_the_solutions_fault_with_terraforms_diagnostic(
+        moto_url: str, tmp_path: Path) -> None:
+    tf = Terraform(STACKS / "bad-hcl", tmp_path)
+    with pytest.raises(Exception) as caught:
+        tf.configure(moto_url)
+        tf.init()
+    failure = caught.value
+    assert getattr(failure, "outcome", None) == "fail"
+    assert "main.tf" in str(failure)
+
+
+def test_init_diagnostic_reaches_the_user_verbatim(moto_url: str, tmp_path: Path) -> None:
+    solution = tmp_path / "sol"
+    solution.mkdir()
+    (solution / "main.tf").write_text('resource "aws_sqs_queue" "q" {\n  nme = "x"\n}\n')
+    tf = Terraform(solution, tmp_path / "work")
+    tf.configure(moto_url)
+    tf.init()
+    with pytest.raises(DeployFailure) as caught:
+        tf.validate()
+    assert 'An argument named "nme" is not expected here' in caught.value.diagnostics
+
+
+def test_provider_version_missing_from_mirror_is_an_environment_error(
+        moto_url: str, tmp_path: Path) -> None:
+    tf = Terraform(STACKS / "old-provider", tmp_path)
+    tf.configure(moto_url)
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.init()
+    assert "6.48.0" in str(caught.value)
+    assert "~> 5.0" in str(caught.value)
+
+
+CHILD = textwrap.dedent("""
+    import sys, tempfile
+    from pathlib import Path
+    from kit.deploy.terraform import Terraform
+    from kit.sandbox import Sandbox
+    with Sandbox(postgres=False) as sb, tempfile.TemporaryDirectory() as work:
+        tf = Terraform(Path(sys.argv[1]), Path(work))
+        tf.configure(sb.moto.url)
+        tf.init()
+        print("applying", flush=True)
+        tf.apply()
+""")
+
+
+def test_ctrl_c_during_apply_leaves_no_process(tmp_path: Path) -> None:
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(STACKS / "foundation")],
+                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "applying"
+    # Find terraform's process group while it is applying, then interrupt the kit.
+    assert eventually(lambda: bool(_terraform_children(child.pid)), timeout=30)
+    groups = {pid for pid in _terraform_children(child.pid)}
+    child.send_signal(signal.SIGINT)
+    child.wait(timeout=60)
+    for pgid in groups:
+        assert eventually(lambda pgid=pgid: not alive(pgid) and not group_members(pgid))
+
+
+def _terraform_children(parent: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=,ppid=,comm=", "-e"], capture_output=True,
+                         text=True, check=True).stdout
+    return [int(pid) for pid, ppid, comm in (line.split(None, 2) for line in out.splitlines())
+            if int(ppid) == parent and comm.strip() in ("terraform", "tofu")]

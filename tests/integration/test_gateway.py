@@ -1,0 +1,60 @@
+"""The gateway in front of a real moto server: attribution, recording, admin API, faults."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from kit.gateway.server import Gateway
+from kit.sandbox import Sandbox
+from kit.workload import aws
+from kit.workload.recorder import Recorder
+
+
+@pytest.fixture(scope="module")
+def moto_url():  # noqa: ANN201
+    with Sandbox(postgres=False) as sb:
+        yield sb.moto.url
+
+
+def _ops(recorder: Recorder, kind: str) -> list[dict]:
+    return [op for op in recorder.snapshot() if op["kind"] == kind]
+
+
+def test_calls_are_recorded_per_worker_session(moto_url: str) -> None:
+    recorder = Recorder()
+    with Gateway(moto_url, recorder) as gw:
+        admin = aws.client("sqs", moto_url)
+        url = admin.create_queue(QueueName="g1")["QueueUrl"]
+        admin.send_message(QueueUrl=url, MessageBody='{"order_id": "o1"}')
+        gw.register("AKIDWORKERA", "worker-0#0")
+        worker = aws.client("sqs", gw.url, aws.Credentials("AKIDWORKERA", "s"))
+        msg = worker.receive_message(QueueUrl=url)["Messages"][0]
+        worker.delete_message(QueueUrl=url, ReceiptHandle=msg["ReceiptHandle"])
+    receive, = _ops(recorder, "receive")
+    assert receive["process"] == "worker-0#0"
+    assert receive["value"] == {"message_id": msg["MessageId"], "order_id": "o1",
+                                "receive_count": 1}
+    delete, = _ops(recorder, "delete")
+    assert delete["value"]["message_id"] == msg["MessageId"]
+
+
+def test_admin_api_is_refused_through_the_gateway(moto_url: str) -> None:
+    with Gateway(moto_url, Recorder()) as gw:
+        assert requests.post(f"{gw.url}/moto-api/reset", timeout=5).status_code == 403
+        assert requests.get(f"{gw.url}/moto-api/data.json", timeout=5).status_code == 403
+
+
+def test_lost_delete_is_acknowledged_but_the_message_comes_back(moto_url: str) -> None:
+    recorder = Recorder()
+    with Gateway(moto_url, recorder) as gw:
+        admin = aws.client("sqs", moto_url)
+        url = admin.create_queue(QueueName="g2", Attributes={"VisibilityTimeout": "1"})["QueueUrl"]
+        admin.send_message(QueueUrl=url, MessageBody="x")
+        worker = aws.client("sqs", gw.url)
+        gw.lose_deletes(1)
+        msg = worker.receive_message(QueueUrl=url)["Messages"][0]
+        worker.delete_message(QueueUrl=url, ReceiptHandle=msg["ReceiptHandle"])
+        again = worker.receive_message(QueueUrl=url, WaitTimeSeconds=3)["Messages"][0]
+        assert again["MessageId"] == msg["MessageId"]
+    assert [op["value"]["effect"] for op in _ops(recorder, "fault_effect")] == ["delete lost"]

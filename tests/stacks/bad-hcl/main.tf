@@ -1,0 +1,2 @@
+resource "aws_sqs_queue" "q" {
+  name = "broken"
