@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from kit.checks import CheckResult, run_checks, worst
-from kit.deploy import inspect
+from kit.deploy import gate, inspect
 from kit.deploy.terraform import DeployFailure, Terraform
-from kit.errors import KitError
+from kit.errors import KitError, SolutionError
 from kit.faults import FaultContext, Nemesis
 from kit.gateway.server import Gateway
 from kit.history import FinalState, History
 from kit.sandbox import Sandbox
-from kit.scenario import Scenario
+from kit.scenario import MODULES, Scenario
 from kit.workload import aws, final
 from kit.workload.observer import Observer
 from kit.workload.producer import Producer, plan
@@ -33,6 +33,7 @@ from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
 QUIESCENCE_POLL = 0.2
+GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
 
 
 @dataclass
@@ -109,24 +110,53 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
 
 
 def _judge(scenario: Scenario, history: History) -> dict[str, CheckResult]:
-    deploy_ok = all(op.value.get("ok") for op in history.of_kind("deploy"))
-    # A solution that did not deploy is judged on that alone: nothing else ran.
-    wanted = scenario.params if deploy_ok else {"deploy.applies": {}}
-    return run_checks(history, wanted)
+    # A solution stopped by the gate, or that did not deploy, is judged on that alone:
+    # nothing else ran.
+    if any(op.value["violations"] for op in history.of_kind("gate")):
+        return run_checks(history, {"deploy.allowed_constructs": {}})
+    if not all(op.value.get("ok") for op in history.of_kind("deploy")):
+        return run_checks(history, {k: {} for k in GATE_AND_DEPLOY})
+    return run_checks(history, {k: {} for k in GATE_AND_DEPLOY} | scenario.params)
 
 
 def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
               work: Path, sandbox: Sandbox, recorder: Recorder, stage: _Stages,
               stack: contextlib.ExitStack) -> History:
     moto = sandbox.moto.url
+    with stage("gate"):
+        try:
+            violations = [str(v) for v in gate.check(solution, scenario.toolchain.allowed_providers,
+                                                     MODULES)]
+            unparsed = None
+        except SolutionError as exc:
+            # Terraform judges syntax below; if it accepts what the gate cannot read, refuse.
+            violations, unparsed = [], str(exc)
+        if violations:
+            recorder.record("kit", "gate", violations=violations)
+            return recorder.history(None)
     with stage("deploy"):
         recorder.record("kit", "phase", name="deploy")
         harness = aws.harness_credentials(moto)
         tf = Terraform(solution, work)
-        tf.configure(moto)
         try:
+            tf.configure(moto)
             tf.init()
             tf.validate()
+        except DeployFailure as failure:
+            recorder.record("kit", "gate", violations=[])
+            recorder.record("kit", "deploy", ok=False, stage=failure.stage,
+                            diagnostics=[failure.diagnostics])
+            return recorder.history(None)
+        except SolutionError as exc:
+            recorder.record("kit", "gate", violations=[])
+            recorder.record("kit", "deploy", ok=False, stage="configure", diagnostics=[str(exc)])
+            return recorder.history(None)
+        if unparsed:
+            recorder.record("kit", "gate", violations=[
+                f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
+            return recorder.history(None)
+        recorder.record("kit", "gate", violations=[])
+        try:
             tf.apply({"harness_principal_arn": aws.HARNESS_ARN})
             outputs = tf.outputs()
         except DeployFailure as failure:

@@ -20,6 +20,7 @@ from kit.errors import InputError
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 GOLDEN = ROOT / "golden"
+MODULES = ROOT / "modules"
 
 FAULT_KINDS = ("none", "worker_crash", "duplicate_delivery", "db_outage", "db_latency",
                "sqs_outage", "iam_revoke")

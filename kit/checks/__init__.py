@@ -11,6 +11,7 @@ from kit.checks import concurrency, delivery, deploy, hardening, idempotency, re
 from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
 
 REGISTRY: dict[str, Checker] = {
+    "deploy.allowed_constructs": deploy.check_allowed_constructs,
     "deploy.applies": deploy.check_deploy_applies,
     "delivery.no_loss": delivery.check_no_loss,
     "delivery.poison_to_dlq": delivery.check_poison_to_dlq,
@@ -22,6 +23,7 @@ REGISTRY: dict[str, Checker] = {
 }
 
 DEFAULT_PARAMS: dict[str, dict[str, object]] = {
+    "deploy.allowed_constructs": {},
     "deploy.applies": {},
     "delivery.no_loss": {},
     "delivery.poison_to_dlq": dict(delivery.POISON_DEFAULTS),

@@ -48,3 +48,23 @@ def _first_message(diagnostics: list) -> str:
     d = diagnostics[0]
     text = (d.get("summary") or d.get("detail") or "") if isinstance(d, dict) else str(d)
     return " ".join(str(text).split())[:200]
+
+
+ALLOWED_CONSTRUCTS = "deploy.allowed_constructs"
+
+
+def check_allowed_constructs(history: History, params: Params) -> CheckResult:
+    """deploy.allowed_constructs: the static gate found no forbidden construct."""
+    p = resolve(ALLOWED_CONSTRUCTS, params, {})
+    ops = history.of_kind("gate")
+    if not ops:
+        return error(ALLOWED_CONSTRUCTS, "no gate op in the history: the static gate never ran",
+                     p)
+    # Forbidden construct: a provisioner, an external/http data source, a provider outside
+    # the scenario's list, a non-local backend or a non-local module source (file:line each).
+    violations = [v for op in ops for v in op.value["violations"]]
+    # Pass rule: no violation.
+    summary = (f"{len(violations)} forbidden construct(s): {violations[0]}" if violations
+               else "no forbidden construct")
+    return judged(ALLOWED_CONSTRUCTS, not violations, summary,
+                  {"violations": anomaly(violations)}, p)

@@ -65,6 +65,9 @@ class HistoryBuilder:
         return self.op("kit", "deploy", ok=ok, stage=stage, diagnostics=diagnostics or [],
                        **extra)
 
+    def gate(self, violations: list[str] | None = None) -> Op:
+        return self.op("kit", "gate", violations=violations or [])
+
     def phase(self, name: str) -> Op:
         return self.op("kit", "phase", name=name)
 
@@ -150,6 +153,7 @@ def healthy_run(seed: int = 0, orders: int = 20, duplicates: int = 3, workers: i
     b = HistoryBuilder(seed)
     run = Run(b=b, workers=[f"worker-{i}" for i in range(workers)])
     rng = b.rng
+    b.gate()
     b.phase("deploy")
     b.deploy(ok=True, stage="apply")
     b.phase("workload")
