@@ -26,7 +26,7 @@ from kit.gateway.server import Gateway
 from kit.history import FinalState, History
 from kit.sandbox import Sandbox
 from kit.scenario import MODULES, Scenario
-from kit.workload import aws, final
+from kit.workload import aws, final, iam_state
 from kit.workload.observer import Observer
 from kit.workload.producer import Producer, plan
 from kit.workload.recorder import Recorder
@@ -232,13 +232,21 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
     with stage("observe"):
         recorder.record("kit", "phase", name="observe")
         orders, balances = final.orders_and_balances(sandbox.postgres.dsn(dbname))
+        queue_arn, dlq_arn = (admin_sqs.get_queue_attributes(
+            QueueUrl=outputs[key], AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+            for key in ("queue_url", "dlq_url"))
+        iam = iam_state.read(
+            aws.client("iam", moto),
+            {k.removesuffix("_role_arn"): v for k, v in outputs.items()
+             if k.endswith("_role_arn")},
+            {"queue": queue_arn, "dlq": dlq_arn})
         state = FinalState(
             orders=orders, balances=balances,
             queue_messages=final.drain(admin_sqs, outputs["queue_url"]),
             dlq_messages=final.drain(admin_sqs, outputs["dlq_url"]),
             db_instance=final.db_instance(aws.client("rds", moto),
                                           outputs["db_instance_identifier"]),
-            rds_config=inspect.rds_config(tf.dir))
+            rds_config=inspect.rds_config(tf.dir), iam=iam)
     return recorder.history(state)
 
 

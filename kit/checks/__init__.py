@@ -7,7 +7,15 @@ loader can validate an invariant's params (`kit.checks.params.resolve`) before a
 
 from __future__ import annotations
 
-from kit.checks import concurrency, delivery, deploy, hardening, idempotency, recovery
+from kit.checks import (
+    concurrency,
+    delivery,
+    deploy,
+    hardening,
+    idempotency,
+    least_privilege,
+    recovery,
+)
 from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
 
 REGISTRY: dict[str, Checker] = {
@@ -20,6 +28,8 @@ REGISTRY: dict[str, Checker] = {
     "idempotency.effects_once": idempotency.check_effects_once,
     "recovery.within_rto": recovery.check_within_rto,
     "rds.hardening": hardening.check_rds_hardening,
+    "iam.required_access": least_privilege.check_required_access,
+    "iam.least_privilege": least_privilege.check_least_privilege,
 }
 
 DEFAULT_PARAMS: dict[str, dict[str, object]] = {
@@ -32,6 +42,8 @@ DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "idempotency.effects_once": {},
     "recovery.within_rto": dict(recovery.DEFAULTS),
     "rds.hardening": dict(hardening.DEFAULTS),
+    "iam.required_access": dict(least_privilege.REQUIRED_DEFAULTS),
+    "iam.least_privilege": dict(least_privilege.LEAST_DEFAULTS),
 }
 
 __all__ = ["DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict", "run_checks",

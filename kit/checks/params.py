@@ -24,7 +24,14 @@ def resolve(check_id: str, given: Mapping[str, Any] | None,
     out = dict(defaults)
     for name, value in given.items():
         default = defaults[name]
-        # Every parameter here is a positive number: an int default wants an int (a count,
+        if isinstance(default, list | dict):
+            # Structured parameters (role allowances, service lists) keep their shape.
+            if not isinstance(value, type(default)):
+                raise ParamError(f"{check_id}: parameter {name} is {value!r}, expected a "
+                                 f"{type(default).__name__} like {default!r}.")
+            out[name] = value
+            continue
+        # Every scalar parameter here is a positive number: an int default wants an int (a count,
         # days), a float default takes any number (seconds). bool is not a number here.
         wanted: tuple[type, ...] = (int,) if isinstance(default, int) else (int, float)
         if isinstance(value, bool) or not isinstance(value, wanted) or value <= 0:

@@ -12,8 +12,10 @@ from kit.iam.catalogue import (
     unknown_actions,
 )
 from kit.iam.errors import CatalogueError, IamError, PolicyError, RequestError
-from kit.iam.evaluate import Decision, Request, StatementRef, can_assume, evaluate
+from kit.iam.evaluate import Decision, StatementRef, evaluate
 from kit.iam.policy import Policy, Statement, parse_policy
+from kit.iam.request import Request
+from kit.iam.trust import can_assume
 
 __all__ = [
     "ActionInfo",

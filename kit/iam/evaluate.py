@@ -31,72 +31,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kit.iam.conditions import conditions_hold
-from kit.iam.context import Context, ContextValue
-from kit.iam.errors import RequestError
 from kit.iam.policy import Policy, PolicyLike, Statement, parse_policy
 from kit.iam.principals import Caller, Match, not_principal_applies, parse_caller, principal_match
+from kit.iam.request import Request
 
 EffectName = Literal["Allow", "ExplicitDeny", "ImplicitDeny"]
 PolicyKind = Literal["identity", "boundary", "session", "resource", "scp"]
 Policies = Iterable[PolicyLike] | Mapping[str, PolicyLike]
 ScpLevel = PolicyLike | Sequence[PolicyLike]
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One API call: who (principal ARN), what (service:Action), on what, with which context.
-
-    `principal` is the caller's ARN: for a role this is the session ARN
-    `arn:aws:sts::ACCT:assumed-role/ROLE/SESSION`; `role_arn` is the role behind it (with its
-    path). `resource_account` defaults to the account in the resource ARN, or to the
-    principal's account when the ARN has none (S3).
-    Context keys absent from `context` are derived from the principal: aws:PrincipalArn,
-    aws:PrincipalAccount, aws:PrincipalType and (for IAM users) aws:username.
-    """
-
-    principal: str
-    action: str
-    resource: str = "*"
-    context: Mapping[str, ContextValue] = field(default_factory=dict)
-    role_arn: str | None = None
-    resource_account: str | None = None
-    _context: Context = field(init=False, repr=False, compare=False)
-    _action: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.action != "*" and ":" not in self.action:
-            raise RequestError(
-                f"action {self.action!r} has no service prefix; write it as 'service:Action', "
-                "e.g. 'sqs:SendMessage'"
-            )
-        caller = parse_caller(self.principal, self.role_arn)
-        object.__setattr__(self, "_action", self.action.lower())
-        object.__setattr__(
-            self, "_context", Context(self.context).with_defaults(_derived_keys(caller))
-        )
-
-
-def _derived_keys(caller: Caller) -> dict[str, str]:
-    """Global condition keys that AWS always puts in the context for this principal."""
-    keys: dict[str, str] = {}
-    if caller.account:
-        keys["aws:PrincipalAccount"] = caller.account
-    if caller.kind == "role_session":
-        keys["aws:PrincipalArn"] = caller.role_arn or caller.arn
-        keys["aws:PrincipalType"] = "AssumedRole"
-    elif caller.kind == "user":
-        keys["aws:PrincipalArn"] = caller.arn
-        keys["aws:PrincipalType"] = "User"
-        keys["aws:username"] = caller.arn.rsplit("/", 1)[-1]
-    elif caller.kind == "federated_user":
-        keys["aws:PrincipalArn"] = caller.arn
-        keys["aws:PrincipalType"] = "FederatedUser"
-    elif caller.kind == "root":
-        keys["aws:PrincipalArn"] = caller.arn
-        keys["aws:PrincipalType"] = "Account"
-    elif caller.kind == "role":
-        keys["aws:PrincipalArn"] = caller.arn
-    return keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +80,7 @@ def _action_applies(statement: Statement, action: str) -> bool:
 
 
 def _resource_applies(statement: Statement, request: Request) -> bool:
-    lookup = request._context.variable
+    lookup = request.normalized_context.variable
     if statement.resources is not None:
         return statement.resources.matches(request.resource, lookup)
     if statement.not_resources is not None:
@@ -180,7 +122,7 @@ def _scan(
     """Collect the statements of one policy that apply to the request."""
     label = policy.name or kind
     for statement in policy.statements:
-        if not _action_applies(statement, request._action):
+        if not _action_applies(statement, request.normalized_action):
             continue
         if not _resource_applies(statement, request):
             continue
@@ -189,7 +131,9 @@ def _scan(
             match = _principal_applies(statement, caller, has_boundary)
             if match is Match.NONE:
                 continue
-        if statement.conditions and not conditions_hold(statement.conditions, request._context):
+        if statement.conditions and not conditions_hold(
+            statement.conditions, request.normalized_context
+        ):
             continue
         ref = StatementRef(label, kind, statement.index, statement.sid, statement.effect)
         if statement.effect == "Deny":
@@ -198,10 +142,23 @@ def _scan(
             out.allows.append((ref, match))
 
 
+def matching_statements(
+    policy: Policy, kind: PolicyKind, request: Request, caller: Caller | None, has_boundary: bool
+) -> tuple[list[StatementRef], list[StatementRef]]:
+    """Return the (allow, deny) statements of one policy that apply to the request.
+
+    Pass `caller` for resource-based policies, whose statements must name the caller.
+    """
+    found = _Scan()
+    _scan(policy, kind, request, caller, has_boundary, found)
+    return [ref for ref, _ in found.allows], found.denies
+
+
 # --- inputs --------------------------------------------------------------------------------
 
 
-def _named(policies: Policies, kind: str) -> list[Policy]:
+def label_policies(policies: Policies, kind: str) -> list[Policy]:
+    """Parse policies and give each a label: its name, or `<kind>[<position>]`."""
     if isinstance(policies, Mapping) and not _looks_like_document(policies):
         return [parse_policy(doc, name=name) for name, doc in policies.items()]
     if isinstance(policies, str | Policy) or _looks_like_document(policies):
@@ -217,16 +174,18 @@ def _looks_like_document(value: object) -> bool:
     return isinstance(value, Mapping) and "Statement" in value
 
 
-def _one(policy: PolicyLike, label: str) -> Policy:
+def label_policy(policy: PolicyLike, label: str) -> Policy:
+    """Parse one policy and label it, unless it already has a name."""
     parsed = parse_policy(policy)
     return parsed if parsed.name else parsed.named(label)
 
 
-def _scp_levels(scps: Sequence[ScpLevel]) -> list[list[Policy]]:
+def label_scp_levels(scps: Sequence[ScpLevel]) -> list[list[Policy]]:
+    """Parse SCP levels: each level is one policy or a list of policies."""
     levels = []
     for position, level in enumerate(scps):
         members = [level] if isinstance(level, str | Policy | Mapping) else list(level)
-        levels.append([_one(p, f"scp[{position}][{i}]") for i, p in enumerate(members)])
+        levels.append([label_policy(p, f"scp[{position}][{i}]") for i, p in enumerate(members)])
     return levels
 
 
@@ -259,62 +218,19 @@ def evaluate(
     list of the policies attached at that level: every level must allow.
     `principal_account` overrides the account taken from the principal ARN.
     """
-    return _decide(
+    return decide(
         request,
-        _named(identity_policies, "identity"),
-        boundary=_one(boundary, "boundary") if boundary is not None else None,
-        sessions=_named(session_policies, "session"),
-        resource=_one(resource_policy, "resource") if resource_policy is not None else None,
-        scp_levels=_scp_levels(scps),
+        label_policies(identity_policies, "identity"),
+        boundary=label_policy(boundary, "boundary") if boundary is not None else None,
+        sessions=label_policies(session_policies, "session"),
+        resource=label_policy(resource_policy, "resource") if resource_policy is not None else None,
+        scp_levels=label_scp_levels(scps),
         principal_account=principal_account,
         trust=False,
     )
 
 
-def can_assume(
-    trust_policy: PolicyLike,
-    principal_arn: str,
-    *,
-    role_arn: str | None = None,
-    target_role_arn: str = "*",
-    context: Mapping[str, ContextValue] | None = None,
-    identity_policies: Policies | None = None,
-    boundary: PolicyLike | None = None,
-    scps: Sequence[ScpLevel] = (),
-    action: str = "sts:AssumeRole",
-) -> Decision:
-    """Decide whether principal_arn may call sts:AssumeRole on a role with this trust policy.
-
-    A trust policy must name the caller: an identity policy alone never suffices. With
-    `identity_policies=None` only the trust policy is judged, and a trust that names the
-    caller's account counts as admitting it (the account's IAM policies decide the rest);
-    pass the caller's identity policies to judge that part too.
-    """
-    request = Request(principal_arn, action, target_role_arn, context or {}, role_arn)
-    trust = _one(trust_policy, "trust")
-    if identity_policies is None:
-        caller = parse_caller(request.principal, request.role_arn)
-        found = _Scan()
-        _scan(trust, "resource", request, caller, boundary is not None, found)
-        if found.denies:
-            return Decision("ExplicitDeny", tuple(found.denies), f"denied by {found.denies[0]}")
-        if found.allows:
-            refs = tuple(ref for ref, _ in found.allows)
-            return Decision("Allow", refs, f"trusted by {refs[0]}")
-        return Decision("ImplicitDeny", (), "the trust policy does not name this principal")
-    return _decide(
-        request,
-        _named(identity_policies, "identity"),
-        boundary=_one(boundary, "boundary") if boundary is not None else None,
-        sessions=[],
-        resource=trust,
-        scp_levels=_scp_levels(scps),
-        principal_account=None,
-        trust=True,
-    )
-
-
-def _decide(
+def decide(
     request: Request,
     identities: list[Policy],
     *,
@@ -325,6 +241,7 @@ def _decide(
     principal_account: str | None,
     trust: bool,
 ) -> Decision:
+    """Decide on parsed, labelled policies (see evaluate); `trust` marks a role trust policy."""
     caller = parse_caller(request.principal, request.role_arn, principal_account)
     has_boundary = boundary is not None and caller.kind != "root"
 
@@ -409,45 +326,47 @@ def _decide(
             f"allowed by {granted[0]} and the identity policies",
         )
 
-    return Decision(
-        "ImplicitDeny",
-        (),
-        _missing(
-            request,
-            caller,
-            same_account,
-            resource_found,
-            identity,
-            bounded,
-            session,
-            has_boundary,
-            sessions,
-            trust,
-        ),
+    layers = _Found(
+        resource_found, identity, bounded, session, has_boundary, bool(sessions), bool(parent)
     )
+    return Decision("ImplicitDeny", (), _missing(request, caller, same_account, trust, layers))
+
+
+@dataclass(slots=True)
+class _Found:
+    """What each layer contributed, for naming the one that lacked an Allow."""
+
+    resource: _Scan
+    identity: _Scan
+    bounded: _Scan
+    session: _Scan
+    has_boundary: bool
+    has_sessions: bool
+    role_grant: bool
 
 
 def _missing(
-    request: Request,
-    caller: Caller,
-    same_account: bool,
-    resource: _Scan,
-    identity: _Scan,
-    bounded: _Scan,
-    session: _Scan,
-    has_boundary: bool,
-    sessions: list[Policy],
-    trust: bool,
+    request: Request, caller: Caller, same_account: bool, trust: bool, found: _Found
 ) -> str:
     """Name the layer that lacked an Allow, for the decision's reason."""
-    if trust and not resource.allows:
+    boundary_missing = found.has_boundary and not found.bounded.allows
+    session_missing = found.has_sessions and not found.session.allows
+    if trust and not found.resource.allows:
         return "the trust policy does not name this principal"
-    if not same_account and not resource.allows:
+    if not same_account and not found.resource.allows:
         return f"cross-account request: no resource-based policy statement allows {caller.arn}"
-    if not identity.allows and caller.kind != "root":
+    # A grant to the caller's role is cut by the boundary or session policy, not by identity.
+    if found.role_grant and boundary_missing:
+        return (
+            "the resource policy names the role, but the permissions boundary does not allow "
+            f"{request.action}"
+        )
+    if found.role_grant and session_missing:
+        return f"the resource policy names the role, but no session policy allows {request.action}"
+    if not found.identity.allows and caller.kind != "root":
         return f"no identity-based policy allows {request.action} on {request.resource}"
-    if has_boundary and not bounded.allows:
+    if boundary_missing:
         return f"the permissions boundary does not allow {request.action}"
-    if sessions and not session.allows:
+    if session_missing:
         return f"no session policy allows {request.action}"
     return f"no policy allows {request.action}"

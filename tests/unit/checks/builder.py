@@ -215,5 +215,50 @@ def finish_run(run: Run) -> None:
                           "receive_count": b.receive_counts.get(mid, 0)} for mid in run.poison],
         "db_instance": dict(HARDENED_DB),
         "rds_config": {"password_literal": False, "where": None},
-        "iam": {},
+        "iam": healthy_iam(),
+    }
+
+
+ACCOUNT = "123456789012"
+ARN = {
+    "queue": f"arn:aws:sqs:us-east-1:{ACCOUNT}:orders",
+    "dlq": f"arn:aws:sqs:us-east-1:{ACCOUNT}:orders-dlq",
+    "decoy_queue": f"arn:aws:sqs:us-east-1:{ACCOUNT}:kit-decoy-queue",
+    "decoy_secret": f"arn:aws:secretsmanager:us-east-1:{ACCOUNT}:secret:kit-decoy-AbCdEf",
+    "decoy_role": f"arn:aws:iam::{ACCOUNT}:role/kit-decoy-role",
+}
+HARNESS = f"arn:aws:iam::{ACCOUNT}:user/kit-harness"
+WORKER_ACTIONS = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility"]
+IAM_PARAMS = {
+    "iam.required_access": {"roles": {
+        "worker": [[a, "queue"] for a in WORKER_ACTIONS],
+        "producer": [["sqs:SendMessage", "queue"]]}},
+    "iam.least_privilege": {"roles": {
+        "worker": [[a, "queue"] for a in [*WORKER_ACTIONS, "sqs:GetQueueAttributes"]],
+        "producer": [["sqs:SendMessage", "queue"], ["sqs:GetQueueAttributes", "queue"]]}},
+}
+
+
+def trust(principal: str = HARNESS) -> dict[str, Any]:
+    return {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"AWS": principal}, "Action": "sts:AssumeRole"}]}
+
+
+def allow(actions: list[str] | str, resource: list[str] | str) -> dict[str, Any]:
+    return {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": actions, "Resource": resource}]}
+
+
+def healthy_iam() -> dict[str, Any]:
+    """Tight roles: the worker consumes the orders queue, the producer sends to it."""
+    return {
+        "account": ACCOUNT, "harness": HARNESS, "resources": dict(ARN),
+        "roles": {
+            "worker": {"arn": f"arn:aws:iam::{ACCOUNT}:role/worker", "trust": trust(),
+                       "policies": {"consume": allow(WORKER_ACTIONS, ARN["queue"])},
+                       "boundary": None},
+            "producer": {"arn": f"arn:aws:iam::{ACCOUNT}:role/producer", "trust": trust(),
+                         "policies": {"send": allow("sqs:SendMessage", ARN["queue"])},
+                         "boundary": None},
+        },
     }

@@ -657,6 +657,7 @@ def test_kit_agrees_with_iam_simulate(oracle_dir: Path, tmp_path: Path) -> None:
                 {"case": case.index, "kit": mine, "oracle": theirs, "input": case.simulation()}
             )
 
+    print(f"seed {SEED}: kit outcomes {dict(outcomes)}; tolerated {dict(tolerated)}")
     report = tmp_path / "disagreements.json"
     report.write_text(json.dumps(failures, indent=2))
     assert not failures, (

@@ -374,6 +374,7 @@ def test_grant_to_role_arn_is_limited_by_the_boundary() -> None:
         SEND, [], boundary=NARROW_BOUNDARY, resource_policy=queue_policy_for({"AWS": ROLE_ARN})
     )
     assert decision.effect == "ImplicitDeny"
+    assert "permissions boundary" in decision.reason
 
 
 def test_grant_to_role_arn_is_limited_by_the_session_policy() -> None:

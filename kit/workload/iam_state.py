@@ -1,0 +1,47 @@
+"""Read the roles a solution created, as the emulator holds them, for the IAM checkers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import unquote
+
+from kit.workload.aws import ACCOUNT_ID, HARNESS_ARN, REGION
+
+# Resources the solution never mentions: any permission on them is an over-grant.
+DECOYS = {
+    "decoy_queue": f"arn:aws:sqs:{REGION}:{ACCOUNT_ID}:kit-decoy-queue",
+    "decoy_secret": f"arn:aws:secretsmanager:{REGION}:{ACCOUNT_ID}:secret:kit-decoy-AbCdEf",
+    "decoy_role": f"arn:aws:iam::{ACCOUNT_ID}:role/kit-decoy-role",
+    "decoy_db": f"arn:aws:rds:{REGION}:{ACCOUNT_ID}:db:kit-decoy-db",
+}
+
+
+def _doc(value: Any) -> Any:
+    # boto3 decodes policy documents to dicts; some paths hand back URL-encoded JSON text.
+    return json.loads(unquote(value)) if isinstance(value, str) else value
+
+
+def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str]) -> dict[str, Any]:
+    """The final.iam snapshot: each named role's trust, policies and boundary."""
+    details = iam.get_account_authorization_details(Filter=["Role", "LocalManagedPolicy"])
+    managed = {
+        p["Arn"]: _doc(next(v["Document"] for v in p["PolicyVersionList"]
+                            if v["IsDefaultVersion"]))
+        for p in details.get("Policies", [])}
+    by_arn = {r["Arn"]: r for r in details.get("RoleDetailList", [])}
+    roles: dict[str, Any] = {}
+    for name, arn in role_arns.items():
+        role = by_arn.get(arn)
+        if role is None:
+            continue
+        policies = {f"inline:{p['PolicyName']}": _doc(p["PolicyDocument"])
+                    for p in role.get("RolePolicyList", [])}
+        for attached in role.get("AttachedManagedPolicies", []):
+            if attached["PolicyArn"] in managed:
+                policies[f"managed:{attached['PolicyName']}"] = managed[attached["PolicyArn"]]
+        boundary = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
+        roles[name] = {"arn": arn, "trust": _doc(role["AssumeRolePolicyDocument"]),
+                       "policies": policies, "boundary": managed.get(boundary)}
+    return {"account": ACCOUNT_ID, "harness": HARNESS_ARN,
+            "resources": {**resources, **DECOYS}, "roles": roles}
