@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -56,14 +58,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Grade a solution across the scenario's faults (or one); exit code per outcome."""
-    import json
-    import time
-    from pathlib import Path
-
     from kit import scenario
-    from kit.checks import worst
     from kit.errors import InputError
-    from kit.report.table import failures, verdict_table
+    from kit.report import document, junit, markdown
+    from kit.report.table import agreement, failures, verdict_table
     from kit.run import run_once
     from kit.sandbox import Sandbox
 
@@ -75,23 +73,52 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise InputError(f"unknown fault {unknown[0]!r} for {sc.name}; known: "
                          f"{', '.join(sc.faults)}")
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
-    console.print(f"reproduce: kit eval {sc.name} --solution {solution} "
-                  f"--seed {args.seed}" + (f" --fault {args.fault}" if args.fault else ""))
+    command = (f"kit eval {sc.name} --solution {solution} --seed {args.seed}"
+               + (f" --fault {args.fault}" if args.fault else "")
+               + (f" --repeat {args.repeat}" if args.repeat > 1 else ""))
+    console.print(f"reproduce: {command}")
     results = []
     with Sandbox() as sandbox:
         for fault in faults:
-            with console.status(f"{sc.name}: fault {fault} (seed {args.seed})"):
-                results.append(run_once(sc, solution.resolve(), fault, args.seed,
-                                        out / fault, sandbox))
-            console.print(f"{fault}: {results[-1].outcome}")
+            for seed in range(args.seed, args.seed + args.repeat):
+                with console.status(f"{sc.name}: fault {fault}, seed {seed}"):
+                    results.append(run_once(sc, solution.resolve(), fault, seed,
+                                            out / f"{fault}-seed{seed}", sandbox))
+                console.print(f"{fault} (seed {seed}): {results[-1].outcome}")
     Console().print(verdict_table(results))
-    for line in failures(results):
+    for line in failures(results) + (agreement(results) if args.repeat > 1 else []):
         console.print(line)
-    outcome = worst([r.outcome for r in results])
-    (out / "summary.json").write_text(json.dumps(
-        {"outcome": outcome, "runs": [r.to_dict() for r in results]}, indent=2))
-    console.print(f"outcome: {outcome}; results in {out}")
-    return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(outcome, EXIT_ERROR)
+    doc = document.build(sc, str(solution), results, command)
+    document.write(doc, out / "report.json")
+    junit.write(doc, out / "junit.xml")
+    markdown.write(doc, out / "summary.md")
+    console.print(f"outcome: {doc['outcome']}, reward {doc['reward']}; reports in {out}")
+    return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Run the kill matrix: golden passes everywhere, every variant killed for its reason."""
+    from kit import scenario
+    from kit.report.table import kill_matrix
+    from kit.validate import validate
+
+    sc = scenario.load(args.scenario)
+    out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
+    console.print(f"reproduce: kit validate {sc.name} --repeat {args.repeat} --seed {args.seed}")
+    with console.status(f"validating {sc.name}") as status:
+        rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
+                        progress=lambda row, run: status.update(
+                            f"{row.subject} under {row.fault} (seed {run.seed}): "
+                            f"{row.status(run)}"))
+    Console().print(kill_matrix(rows))
+    bad = [row for row in rows if not row.ok]
+    flaky = [row for row in rows if row.flaky]
+    for row in bad:
+        console.print(f"[red]{row.subject}[/] under {row.fault}: {', '.join(row.statuses)}")
+    for row in flaky:
+        console.print(f"[yellow]flaky[/]: {row.subject} under {row.fault} disagrees across seeds")
+    console.print(f"{len(rows) - len(bad)}/{len(rows)} rows as expected; runs in {out}")
+    return EXIT_OK if not bad and not flaky else EXIT_FAIL
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,11 +133,19 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--solution", help="solution directory (default: the golden one)")
     ev.add_argument("--fault", help="run only this fault (default: every fault)")
     ev.add_argument("--seed", type=int, default=1)
+    ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--out", default="runs", help="where run histories and results go")
+    va = sub.add_parser("validate", help="run the kill matrix of a scenario")
+    va.add_argument("scenario")
+    va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
+    va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    va.add_argument("--seed", type=int, default=1)
+    va.add_argument("--out", default="runs")
     return parser
 
 
-COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval}
+COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
+            "validate": cmd_validate}
 
 
 def main(argv: list[str] | None = None) -> int:

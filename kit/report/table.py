@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from kit.run import RunResult
+from kit.validate import Row
 
 STYLE = {"pass": "[green]pass[/]", "fail": "[red]FAIL[/]", "error": "[yellow]error[/]"}
 
@@ -37,3 +38,35 @@ def failures(results: Sequence[RunResult]) -> list[str]:
             if res.verdict != "pass":
                 lines.append(f"{run.fault}: {inv} {res.verdict}: {res.summary}")
     return lines
+
+
+def agreement(results: Sequence[RunResult]) -> list[str]:
+    """Per fault and invariant, how many seeds agree with the majority verdict."""
+    by_fault: dict[str, list[RunResult]] = {}
+    for run in results:
+        by_fault.setdefault(run.fault, []).append(run)
+    lines = []
+    for fault, runs in by_fault.items():
+        ids = sorted({i for r in runs for i in r.results})
+        for inv in ids:
+            verdicts = [r.results[inv].verdict if inv in r.results else "-" for r in runs]
+            top = max(set(verdicts), key=verdicts.count)
+            lines.append(f"agreement {fault} {inv}: {verdicts.count(top)}/{len(runs)} {top}")
+    return lines
+
+
+def kill_matrix(rows: Sequence[Row]) -> Table:
+    """The kill matrix: each subject, its fault, what must fail, what did, per seed."""
+    table = Table(title="kill matrix")
+    for name in ("subject", "fault", "must fail", "failed", "status"):
+        table.add_column(name)
+    for row in rows:
+        failed = sorted({i for run in row.runs for i, r in run.results.items()
+                         if r.verdict == "fail"})
+        statuses = row.statuses
+        shown = ", ".join(sorted(set(statuses))) + (f" x{len(statuses)}" if len(statuses) > 1
+                                                     else "")
+        colour = "green" if row.ok else "red"
+        table.add_row(row.subject, row.fault, ", ".join(row.expected) or "(nothing)",
+                      ", ".join(failed) or "(nothing)", f"[{colour}]{shown}[/]")
+    return table

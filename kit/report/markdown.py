@@ -1,0 +1,52 @@
+"""A Markdown summary fit for a pull-request comment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ICON = {"pass": "pass", "fail": "**FAIL**", "error": "error"}
+
+
+def render(document: dict[str, Any]) -> str:
+    """The report document as Markdown: verdict table, then each failure with evidence."""
+    runs = document["runs"]
+    ids: list[str] = []
+    for run in runs:
+        ids += [i for i in run["invariants"] if i not in ids]
+    reward = document["reward"]
+    lines = [
+        f"## kit: `{document['scenario']}`: {ICON[document['outcome']]}",
+        "",
+        f"Solution `{document['solution']}`; reward "
+        f"{'n/a' if reward is None else f'{reward:.2f}'}. Reproduce: `{document['command']}`",
+        "",
+        "| invariant | " + " | ".join(f"{r['fault']} (seed {r['seed']})" for r in runs) + " |",
+        "| --- | " + " | ".join("---" for _ in runs) + " |",
+    ]
+    for inv in ids:
+        cells = [ICON[r["invariants"][inv]["verdict"]] if inv in r["invariants"] else "-"
+                 for r in runs]
+        lines.append(f"| `{inv}` | " + " | ".join(cells) + " |")
+    details = []
+    for run in runs:
+        if run["error"]:
+            details.append(f"- **{run['fault']}**: the kit could not judge this run: "
+                           f"{run['error'].splitlines()[0]}")
+        for inv_id, inv in run["invariants"].items():
+            if inv["verdict"] != "pass":
+                example = json.dumps(inv["evidence"], default=str)[:600]
+                details.append(f"- **{run['fault']}** `{inv_id}` {inv['verdict']}: "
+                               f"{inv['summary']}\n  <details><summary>evidence</summary>\n\n"
+                               f"  ```json\n  {example}\n  ```\n  </details>")
+    if details:
+        lines += ["", "### What failed", "", *details]
+    return "\n".join(lines) + "\n"
+
+
+def write(document: dict[str, Any], path: Path) -> Path:
+    """Write the Markdown file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(document))
+    return path

@@ -1,0 +1,104 @@
+"""The kill matrix: the golden passes under every fault, each variant is killed for the
+right reason (exactly its named invariants fail, the rest pass; an error is never a kill)."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kit.run import RunResult, run_once
+from kit.sandbox import Sandbox
+from kit.scenario import Scenario
+from kit.variants import Variant, load_all, materialize
+
+
+@dataclass
+class Row:
+    """One line of the matrix: the golden under a fault, or a variant under its fault."""
+
+    subject: str  # "golden" or the variant name
+    fault: str
+    expected: tuple[str, ...]  # invariants that must fail (empty for the golden)
+    runs: list[RunResult] = field(default_factory=list)
+
+    def status(self, run: RunResult) -> str:
+        """pass/killed when it behaved as expected; survived/wrong/error otherwise."""
+        if run.outcome == "error" or any(r.verdict == "error" for r in run.results.values()):
+            return "error"
+        failed = tuple(sorted(i for i, r in run.results.items() if r.verdict == "fail"))
+        if not self.expected:
+            return "pass" if not failed else "wrong"
+        if failed == tuple(sorted(self.expected)):
+            return "killed"
+        return "survived" if not failed else "wrong"
+
+    @property
+    def statuses(self) -> list[str]:
+        return [self.status(r) for r in self.runs]
+
+    @property
+    def ok(self) -> bool:
+        want = "pass" if not self.expected else "killed"
+        return bool(self.runs) and all(s == want for s in self.statuses)
+
+    @property
+    def flaky(self) -> bool:
+        """The verdicts disagree across seeds."""
+        return len({tuple(sorted((i, r.verdict) for i, r in run.results.items()))
+                    for run in self.runs}) > 1
+
+
+def plan_rows(scenario: Scenario, variants: list[Variant]) -> list[Row]:
+    """The golden under each fault, then each variant under its own fault."""
+    rows = [Row("golden", fault, ()) for fault in scenario.faults]
+    rows += [Row(v.name, v.fault, v.must_fail) for v in variants]
+    return rows
+
+
+def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, seed: int = 1,
+             only: set[str] | None = None,
+             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> list[Row]:
+    """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel)."""
+    variants = {v.name: v for v in load_all(scenario)}
+    rows = [r for r in plan_rows(scenario, list(variants.values()))
+            if only is None or r.subject in only]
+    tasks = [(row, seed + k) for row in rows for k in range(repeat)]
+    local = threading.local()
+    sandboxes: list[Sandbox] = []
+    lock = threading.Lock()
+
+    def sandbox() -> Sandbox:
+        # One sandbox per worker thread, reused (reset) across that thread's runs; it is
+        # created in that thread so its processes live exactly as long as the thread.
+        if not hasattr(local, "sandbox"):
+            local.sandbox = Sandbox().__enter__()
+            with lock:
+                sandboxes.append(local.sandbox)
+        return local.sandbox
+
+    def one(row: Row, run_seed: int) -> RunResult:
+        run_dir = out / row.subject / f"{row.fault}-seed{run_seed}"
+        with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:
+            solution = scenario.golden if row.subject == "golden" else materialize(
+                scenario, variants[row.subject], Path(tmp) / "solution")
+            result = run_once(scenario, solution, row.fault, run_seed, run_dir, sandbox())
+        with lock:
+            row.runs.append(result)
+        progress(row, result)
+        return result
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="validate") as pool:
+            for future in [pool.submit(one, row, s) for row, s in tasks]:
+                future.result()
+    finally:
+        # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
+        for sb in sandboxes:
+            sb.__exit__(None, None, None)
+    for row in rows:
+        row.runs.sort(key=lambda r: r.seed)
+    return rows
