@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kit import scenario, variants
+from kit.errors import InputError
+
+PATCH = """--- a/versions.tf
++++ b/versions.tf
+@@ -1 +1 @@
+-old line
++new line
+"""
+
+
+def _variant(tmp_path: Path, yaml_text: str, patch: str | None = PATCH) -> Path:
+    d = tmp_path / "v1"
+    d.mkdir()
+    (d / "variant.yaml").write_text(yaml_text)
+    if patch is not None:
+        (d / "change.patch").write_text(patch)
+    return d
+
+
+GOOD = """defect: the worker deletes before it commits
+why: a crash in between loses the order
+fault: worker_crash
+must_fail: [delivery.no_loss]
+"""
+
+
+def test_unknown_invariant_names_the_file(tmp_path: Path) -> None:
+    d = _variant(tmp_path, GOOD.replace("delivery.no_loss", "delivery.no_typo"))
+    with pytest.raises(InputError, match=r"v1/variant.yaml: field must_fail .*no_typo"):
+        variants.load(scenario.load("order-pipeline"), d)
+
+
+def test_unknown_fault_and_missing_fields_name_the_file(tmp_path: Path) -> None:
+    d = _variant(tmp_path, GOOD.replace("worker_crash", "meteor"))
+    with pytest.raises(InputError, match="variant.yaml: field fault 'meteor'"):
+        variants.load(scenario.load("order-pipeline"), d)
+    d2 = tmp_path / "v2"
+    d2.mkdir()
+    (d2 / "variant.yaml").write_text("fault: none\n")
+    with pytest.raises(InputError, match="v2/variant.yaml: field defect"):
+        variants.load(scenario.load("order-pipeline"), d2)
+
+
+def test_several_invariants_need_a_reason(tmp_path: Path) -> None:
+    d = _variant(tmp_path, GOOD.replace("[delivery.no_loss]",
+                                        "[delivery.no_loss, recovery.within_rto]"))
+    with pytest.raises(InputError, match="field together is required"):
+        variants.load(scenario.load("order-pipeline"), d)
+
+
+def test_patch_that_no_longer_applies_names_the_patch(tmp_path: Path) -> None:
+    sc = scenario.load("order-pipeline")
+    d = _variant(tmp_path, GOOD)
+    v = variants.load(sc, d)
+    with pytest.raises(InputError, match=r"change.patch: does not apply"):
+        variants.materialize(sc, v, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
