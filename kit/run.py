@@ -137,11 +137,13 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
     with stage("deploy"):
         recorder.record("kit", "phase", name="deploy")
         harness = aws.harness_credentials(moto)
-        tf = Terraform(solution, work)
+        tf = Terraform(solution, work,
+                       reattach=sandbox.provider.reattach if sandbox.provider else None)
         try:
             tf.configure(moto)
             tf.init()
-            tf.validate()
+            if unparsed:
+                tf.validate()  # Terraform's own diagnostic first, if it rejects the file too
         except DeployFailure as failure:
             recorder.record("kit", "gate", violations=[])
             recorder.record("kit", "deploy", ok=False, stage=failure.stage,
@@ -177,7 +179,7 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
         gateway = stack.enter_context(Gateway(moto, recorder))
         sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
         producer_creds = aws.assume(moto, harness, outputs["producer_role_arn"], "producer")
-        gateway.register(producer_creds.access_key_id, "producer")
+        _register(gateway, producer_creds, "producer", outputs["producer_role_arn"])
         home = work / "worker-home"
         home.mkdir()
         env = {
@@ -191,7 +193,7 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
 
         def session_for(name: str) -> dict[str, str]:
             creds = aws.assume(moto, harness, outputs["worker_role_arn"], name)
-            gateway.register(creds.access_key_id, name)
+            _register(gateway, creds, name, outputs["worker_role_arn"])
             return {"AWS_ACCESS_KEY_ID": creds.access_key_id,
                     "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
                     "AWS_SESSION_TOKEN": creds.token or ""}
@@ -206,7 +208,7 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
                         the_plan, load.send_interval_seconds, recorder)
     stopping = threading.Event()
     nemesis = Nemesis(FaultContext(scenario.faults[fault], recorder, supervisor, gateway,
-                                   db_proxy, sqs_proxy, stopping))
+                                   db_proxy, sqs_proxy, stopping, outputs["worker_role_arn"]))
     admin_sqs = aws.client("sqs", moto)
     try:
         with stage("workload"):
@@ -248,6 +250,12 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
                                           outputs["db_instance_identifier"]),
             rds_config=inspect.rds_config(tf.dir), iam=iam)
     return recorder.history(state)
+
+
+def _register(gateway: Gateway, creds: aws.Credentials, process: str, role_arn: str) -> None:
+    """Let the gateway verify and authorize this session, attributing its calls to `process`."""
+    gateway.register(creds.access_key_id, process, secret_access_key=creds.secret_access_key,
+                     session_token=creds.token, role_arn=role_arn, principal_arn=creds.arn)
 
 
 def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Observer,

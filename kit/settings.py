@@ -16,7 +16,7 @@ AWS_PROVIDER = {
 }
 RANDOM_PROVIDER = {
     "version": "3.9.0",
-    "module": "github.com/hashicorp/terraform-provider-random",
+    "module": "github.com/terraform-providers/terraform-provider-random",  # its go.mod path
     "revision": "v1.3.2-0.20260824155315-e1092b0cfc07",
 }
 TOXIPROXY = {"module": "github.com/Shopify/toxiproxy/v2/cmd/server", "version": "v2.12.0"}

@@ -77,7 +77,8 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
 class Terraform:
     """One working copy of a solution and the CLI that deploys it."""
 
-    def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None) -> None:
+    def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
+                 reattach: str | None = None) -> None:
         if not solution.is_dir():
             raise InputError(f"solution directory {solution} does not exist")
         if not any(solution.glob("*.tf")):
@@ -101,7 +102,13 @@ class Terraform:
             "TF_INPUT": "0",
             "CHECKPOINT_DISABLE": "1",
             "AWS_EC2_METADATA_DISABLED": "true",
+            # Read by the provider (when terraform launches it): poll fast, the emulator
+            # is consistent at once (see kit/deploy/provider_patches.py).
+            "KIT_EMULATOR_WAITERS": "1",
         }
+        if reattach:
+            # Attach to the sandbox's running provider instead of starting one per command.
+            self.env["TF_REATTACH_PROVIDERS"] = reattach
 
     def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None) -> None:
         """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win)."""

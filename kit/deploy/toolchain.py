@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit import settings
+from kit.deploy import provider_patches
 from kit.errors import ToolchainError
 
 Log = Callable[[str], None]
+PATCHES = {"aws": provider_patches.AWS_EDITS}
 PLATFORM = "linux_amd64"
 
 
@@ -80,10 +82,12 @@ def pieces() -> list[Piece]:
         Piece("go (to build providers)", shutil.which("go"),
               "install Go >= 1.26, or on a machine with internet set KIT_PROVIDERS=registry"),
         Piece(f"hashicorp/aws {settings.AWS_PROVIDER['version']} in mirror",
-              str(aws) if aws.exists() or _registry_mode() else None,
+              str(aws) if provider_current("aws", settings.AWS_PROVIDER) or _registry_mode()
+              else None,
               f"{setup}  (cold build: 30-60 min, resumable)"),
         Piece(f"hashicorp/random {settings.RANDOM_PROVIDER['version']} in mirror",
-              str(rnd) if rnd.exists() or _registry_mode() else None, setup),
+              str(rnd) if provider_current("random", settings.RANDOM_PROVIDER)
+              or _registry_mode() else None, setup),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
@@ -162,7 +166,17 @@ def _replace_lines(gomod: str) -> list[str]:
     return lines
 
 
-def go_build(name: str, module: str, revision: str, package: str, output: Path, log: Log) -> None:
+def _point_at_source(gomod: Path, module: str, source: Path | None) -> None:
+    """Replace `module` with a local patched copy in the wrapper's go.mod (or undo that)."""
+    lines = [line for line in gomod.read_text().splitlines()
+             if not line.startswith(f"replace {module} => ./src-")]
+    if source is not None:
+        lines.append(f"replace {module} => ./{source.name}")
+    gomod.write_text("\n".join(lines) + "\n")
+
+
+def go_build(name: str, module: str, revision: str, package: str, output: Path, log: Log,
+             edits: tuple[provider_patches.Edit, ...] = ()) -> None:
     """Build `package` from `module@revision` in a wrapper module; install atomically."""
     go = shutil.which("go")
     if not go:
@@ -178,7 +192,10 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     # The wrapper must repeat the dependency's replace lines: Go ignores them in dependencies.
     info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
                           capture_output=True, text=True, env=env, check=False)
-    dep_gomod = Path(json.loads(info.stdout)["GoMod"]).read_text() if info.returncode == 0 else ""
+    if info.returncode != 0:
+        raise ToolchainError(f"`go mod download {module}@{revision}` failed: {info.stderr}")
+    downloaded = json.loads(info.stdout)
+    dep_gomod = Path(downloaded["GoMod"]).read_text()
     text = gomod.read_text()
     missing = [r for r in _replace_lines(dep_gomod) if r not in text]
     if missing:
@@ -187,6 +204,8 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     partial = work / (output.name + ".partial")
     started = time.monotonic()
     log(f"building {name} (cold: tens of minutes; rerun resumes from Go's build cache)")
+    _point_at_source(gomod, module, provider_patches.patched_source(
+        Path(downloaded["Dir"]), edits, work) if edits else None)
     _run([go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
          work, log, logfile, env)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -194,13 +213,29 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     log(f"built {name} in {time.monotonic() - started:.0f} s -> {output}")
 
 
+def _stamp(target: Path) -> Path:
+    return target.with_name(target.name + ".kit-build")
+
+
+def _build_id(name: str, spec: dict[str, str]) -> str:
+    return f"{spec['revision']} {provider_patches.fingerprint(PATCHES.get(name, ()))}"
+
+
+def provider_current(name: str, spec: dict[str, str]) -> bool:
+    """The provider in the mirror was built from the pinned revision with the current edits."""
+    target = provider_path(name, spec["version"])
+    stamp = _stamp(target)
+    return target.exists() and stamp.exists() and stamp.read_text() == _build_id(name, spec)
+
+
 def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
     """Build a hashicorp provider into the mirror for both registry hosts; idempotent."""
     target = provider_path(name, spec["version"])
-    if not target.exists():
+    if not provider_current(name, spec):
         go_build(f"provider-{name}", spec["module"], spec["revision"], spec["module"], target,
-                 log)
+                 log, PATCHES.get(name, ()))
         target.chmod(0o755)
+        _stamp(target).write_text(_build_id(name, spec))
     primary = settings.mirror_dir() / settings.REGISTRY_HOSTS[0] / "hashicorp" / name
     for host in settings.REGISTRY_HOSTS[1:]:
         alias = settings.mirror_dir() / host / "hashicorp" / name

@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from kit.faults.base import TRIGGER_TIMEOUT, FaultContext, FaultKind, FaultNotInjected, wait_for
+from kit.faults.iam import IamRevoke
 from kit.faults.messages import DuplicateDelivery
 from kit.faults.network import DbLatency, DbOutage, SqsOutage
 from kit.faults.process import WorkerCrash
@@ -16,6 +17,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "db_outage": DbOutage,
     "db_latency": DbLatency,
     "sqs_outage": SqsOutage,
+    "iam_revoke": IamRevoke,
 }
 
 

@@ -31,6 +31,7 @@ class FaultContext:
     db_proxy: Proxy
     sqs_proxy: Proxy
     stopping: threading.Event
+    worker_role_arn: str | None = None  # the role the workers run as (IAM faults act on it)
 
 
 class FaultKind(Protocol):

@@ -9,16 +9,20 @@ from kit.faults.base import FaultContext, FaultNotInjected, wait_for
 HOLD_TIMEOUT = 30.0
 
 
-def _holding(ctx: FaultContext) -> dict[str, str]:
-    """Live workers -> a message they received and have not deleted yet."""
-    held: dict[str, str] = {}
-    for op in ctx.recorder.snapshot():
-        if op["kind"] == "receive":
-            held[op["process"]] = op["value"]["message_id"]
-        elif op["kind"] == "delete" and held.get(op["process"]) == op["value"]["message_id"]:
-            del held[op["process"]]
+def _holding(ctx: FaultContext) -> dict[str, tuple[int, str]]:
+    """Live workers in the middle of an order: they received a valid order that is not
+    recorded yet (whether or not they already deleted its message) -> (op index, message).
+    """
+    ops = ctx.recorder.snapshot()
+    recorded = {op["value"]["order_id"] for op in ops if op["kind"] == "recorded"}
+    valid = {op["value"]["order_id"] for op in ops if op["kind"] == "send" and op["value"]["valid"]}
+    held: dict[str, tuple[int, str]] = {}
+    for op in ops:
+        order_id = op["value"].get("order_id") if op["kind"] == "receive" else None
+        if order_id in valid and order_id not in recorded:
+            held[op["process"]] = (op["index"], op["value"]["message_id"])
     live = ctx.supervisor.holders()
-    return {name: msg for name, msg in held.items() if name in live}
+    return {name: held[name] for name in held if name in live}
 
 
 class WorkerCrash:
@@ -26,7 +30,8 @@ class WorkerCrash:
 
     def start(self, ctx: FaultContext) -> dict[str, Any]:
         wait_for(ctx, lambda: bool(_holding(ctx)), HOLD_TIMEOUT, "a worker holding an order")
-        for name, message_id in sorted(_holding(ctx).items()):
+        # The most recent receive: that worker has just started the order's work.
+        for name, (_, message_id) in sorted(_holding(ctx).items(), key=lambda kv: -kv[1][0]):
             if ctx.supervisor.kill(name):
                 return {"killed": name, "holding": message_id}
         raise FaultNotInjected("worker_crash: no worker holding an order could be killed")

@@ -1,38 +1,51 @@
-"""An HTTP proxy between workload processes and moto: attributes, records, blocks, faults.
+"""An HTTP proxy between workload processes and moto: the only way in, enforced and recorded.
 
-Every request carries SigV4 credentials; the access key id names the session the kit
-created for one worker process, so each SQS call is recorded in the run's history under
-that process (the kit's CloudTrail). The emulator's admin API is refused to everyone who
-comes through here. Fault hooks (e.g. lost deletes) act on requests in flight.
+Every request passes the guard first (`guard`): its SigV4 signature must verify against
+credentials the kit registered, and IAM, as the kit's evaluator decides it from the
+emulator's current policies, must allow every check the call implies. moto's own
+enforcement stays off because it is wrong in places (NotResource, conditions, boundaries,
+queue policies, batch actions). Only an allowed call is forwarded. SQS receive, delete and
+visibility calls are recorded under the process that made them (the kit's CloudTrail).
+The emulator's admin API is refused to everyone who comes through here. Fault hooks (e.g.
+lost deletes) act on requests in flight.
 """
 
 from __future__ import annotations
 
-import re
+import contextlib
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import urllib3
 
-from kit.gateway import sqs
+from kit.gateway import actions, replies, sqs
+from kit.gateway.guard import GatewayError, Guard, Refused
+from kit.gateway.policies import PolicyStore
+from kit.gateway.sessions import Session
+from kit.workload import aws
 from kit.workload.recorder import Recorder
 
-_CREDENTIAL = re.compile(r"Credential=([A-Z0-9]+)/")
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
               "trailers", "transfer-encoding", "upgrade", "host", "content-length"}
+__all__ = ["Gateway", "GatewayError"]
 
 
 class Gateway:
     """The proxy server, on a free loopback port, in a background thread."""
 
-    def __init__(self, upstream: str, recorder: Recorder) -> None:
+    def __init__(self, upstream: str, recorder: Recorder, *,
+                 admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID) -> None:
         self.upstream = upstream.rstrip("/")
         self.recorder = recorder
-        self.principals: dict[str, str] = {}  # access key id -> process name
+        self.account = account
         self.lost_deletes = 0
         self.receipts: dict[str, str] = {}  # receipt handle -> message id
+        self._admin = admin
+        self._clients: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self.store = PolicyStore(self.admin_client, self.upstream, account)
+        self.guard = Guard(recorder, self.store, account)
         self._pool = urllib3.PoolManager(maxsize=32, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -51,10 +64,30 @@ class Gateway:
         self._server.server_close()
         self._pool.clear()
 
-    def register(self, access_key_id: str, process: str) -> None:
-        """Attribute calls signed with `access_key_id` to `process` in the history."""
+    def register(self, access_key_id: str, process: str, *,
+                 secret_access_key: str | None = None, principal_arn: str | None = None,
+                 role_arn: str | None = None, session_token: str | None = None) -> None:
+        """Accept `access_key_id` for `process`: verified and authorized as `principal_arn`.
+
+        `principal_arn` is the session ARN (`arn:aws:sts::ACCT:assumed-role/ROLE/SESSION`,
+        see `sessions.assumed_role_arn`) or an IAM user ARN; `role_arn` is the role behind
+        a session (found by name when omitted); `session_token`, when given, must come with
+        every request. Without a secret the key is attribution only (for tests): its calls
+        are recorded but neither verified nor authorized.
+        """
+        self.guard.register(Session(access_key_id, process, secret_access_key, principal_arn,
+                                    role_arn, session_token))
+
+    def invalidate(self) -> None:
+        """Re-read policies on the next request (call after changing IAM state directly)."""
+        self.store.invalidate()
+
+    def admin_client(self, service: str) -> Any:
+        """A boto3 client with the kit's admin credentials, straight to the emulator."""
         with self._lock:
-            self.principals[access_key_id] = process
+            if service not in self._clients:
+                self._clients[service] = aws.client(service, self.upstream, self._admin)
+            return self._clients[service]
 
     def lose_deletes(self, count: int) -> None:
         """Fault hook: acknowledge the next `count` deletes without performing them."""
@@ -68,26 +101,40 @@ class Gateway:
                 return True
             return False
 
-    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
-               ) -> tuple[int, dict[str, str], bytes]:
-        """Answer one request: refuse, swallow, or forward and record."""
+    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
+               client_ip: str = "127.0.0.1") -> replies.Reply:
+        """Answer one request: refuse, deny, swallow, or forward and record."""
         if path.startswith("/moto-api"):
+            self.recorder.record(self.guard.process_of(headers), "authz", action="moto-api",
+                                 operation=method, resource=path.split("?", 1)[0],
+                                 decision="ExplicitDeny", deciding=[],
+                                 reason="the emulator's admin API is refused to every workload")
             return 403, {"Content-Type": "text/plain"}, b"the emulator admin API is not for you"
-        found = _CREDENTIAL.search(headers.get("authorization", ""))
-        process = self.principals.get(found.group(1), "unknown") if found else "anonymous"
-        request = sqs.parse(headers, body)
+        try:
+            session, call = self.guard.admit(method, path, headers, body, client_ip)
+        except Refused as refused:
+            return refused.reply
+        return self._forward(session, call, method, path, headers, body)
+
+    def _forward(self, session: Session, call: actions.Call, method: str, path: str,
+                 headers: dict[str, str], body: bytes) -> replies.Reply:
+        """Send an authorized call to the emulator (or swallow it: a fault) and record it."""
+        request = sqs.parse(headers, body) if call.service == "sqs" else None
         if request is not None and request.action == "ReceiveMessage":
             body = sqs.with_receive_count(request, body)
         if request is not None and request.action.startswith("DeleteMessage") \
                 and self._take_lost_delete():
-            self._record_lost(process, request)
+            self._record_lost(session.process, request)
             return sqs.success_reply(request)
         forward = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
         resp = self._pool.request(method, self.upstream + path, body=body, headers=forward,
                                   preload_content=True, redirect=False)
+        self.guard.completed(session, call, resp.status, resp.data)
         if request is not None:
-            self._record(process, request, resp.status, resp.data)
-        out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_BY_HOP}
+            self._record(session.process, request, resp.status, resp.data)
+        # A HEAD reply has no body, but its Content-Length is the object's size (S3).
+        out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_BY_HOP
+               or (method == "HEAD" and k.lower() == "content-length")}
         return resp.status, out, resp.data
 
     def _record(self, process: str, request: sqs.SqsRequest, status: int, data: bytes) -> None:
@@ -129,21 +176,28 @@ def _order_id(body: str) -> str | None:
 def _handler(gateway: Gateway) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive: a connection per request costs ~1 ms
+        # Headers and body are separate writes: with Nagle's algorithm on, the body waits
+        # for the client's delayed ACK (~40 ms per call).
+        disable_nagle_algorithm = True
 
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
             try:
-                status, out, data = gateway.handle(self.command, self.path, headers, body)
+                status, out, data = gateway.handle(self.command, self.path, headers, body,
+                                                   self.client_address[0])
             except Exception as exc:  # noqa: BLE001 - the upstream may be down (a fault)
                 status, out, data = 502, {"Content-Type": "text/plain"}, str(exc).encode()
-            self.send_response(status)
-            for key, value in out.items():
-                self.send_header(key, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            # A worker killed or stopped mid-call has gone away: nothing to answer.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.send_response(status)
+                for key, value in out.items():
+                    self.send_header(key, value)
+                if not any(key.lower() == "content-length" for key in out):
+                    self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
         do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _serve
 

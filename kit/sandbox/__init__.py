@@ -1,4 +1,5 @@
-"""Real local services for one run: moto, Toxiproxy and PostgreSQL on free loopback ports.
+"""Real local services for one run: moto, Toxiproxy and PostgreSQL on free loopback ports,
+and a long-lived AWS provider process that terraform attaches to.
 
 `Sandbox` is a context manager: on normal exit, on an exception and on Ctrl-C it stops every
 service it started (whole process groups) and removes its temp dir. Services also die with
@@ -17,6 +18,7 @@ from types import TracebackType
 
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
+from kit.sandbox.provider import ProviderServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
 TEMP_PREFIX = "kit-sandbox-"
@@ -29,8 +31,11 @@ class Sandbox:
     toxiproxy: ToxiproxyServer
     postgres: PostgresCluster
 
-    def __init__(self, *, postgres: bool = True) -> None:
+    provider: ProviderServer | None = None
+
+    def __init__(self, *, postgres: bool = True, provider: bool = True) -> None:
         self._want_postgres = postgres
+        self._want_provider = provider
         self._stack = contextlib.ExitStack()
         self.workdir: Path | None = None
 
@@ -43,6 +48,8 @@ class Sandbox:
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
+            if self._want_provider:
+                kinds["provider"] = ProviderServer
             for name, service in self._start_all(kinds).items():
                 setattr(self, name, service)
         except BaseException:

@@ -23,6 +23,7 @@ class Credentials:
     access_key_id: str
     secret_access_key: str
     token: str | None = None
+    arn: str | None = None  # the session's principal ARN (assumed-role/ROLE/SESSION)
 
 
 ADMIN = Credentials("kitadmin", "kitadmin")
@@ -46,6 +47,8 @@ def harness_credentials(endpoint: str) -> Credentials:
 
 def assume(endpoint: str, harness: Credentials, role_arn: str, session: str) -> Credentials:
     """A session of `role_arn` obtained by the harness principal."""
-    out = client("sts", endpoint, harness).assume_role(
-        RoleArn=role_arn, RoleSessionName=session.replace("#", "-"))["Credentials"]
-    return Credentials(out["AccessKeyId"], out["SecretAccessKey"], out["SessionToken"])
+    reply = client("sts", endpoint, harness).assume_role(
+        RoleArn=role_arn, RoleSessionName=session.replace("#", "-"))
+    out = reply["Credentials"]
+    return Credentials(out["AccessKeyId"], out["SecretAccessKey"], out["SessionToken"],
+                       reply["AssumedRoleUser"]["Arn"])

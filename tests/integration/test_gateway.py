@@ -1,4 +1,8 @@
-"""The gateway in front of a real moto server: attribution, recording, admin API, faults."""
+"""The gateway in front of a real moto server: attribution, recording, admin API, faults.
+
+These tests register keys for attribution only (no secret); IAM enforcement is tested in
+test_gateway_iam.py.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +55,8 @@ def test_lost_delete_is_acknowledged_but_the_message_comes_back(moto_url: str) -
         admin = aws.client("sqs", moto_url)
         url = admin.create_queue(QueueName="g2", Attributes={"VisibilityTimeout": "1"})["QueueUrl"]
         admin.send_message(QueueUrl=url, MessageBody="x")
-        worker = aws.client("sqs", gw.url)
+        gw.register("AKIDWORKERB", "worker-0#0")
+        worker = aws.client("sqs", gw.url, aws.Credentials("AKIDWORKERB", "s"))
         gw.lose_deletes(1)
         msg = worker.receive_message(QueueUrl=url)["Messages"][0]
         worker.delete_message(QueueUrl=url, ReceiptHandle=msg["ReceiptHandle"])

@@ -91,24 +91,24 @@ class Consumer:
 
     def handle(self, lease: Lease) -> None:
         log.info("message %s: received (receive %s)", lease.message_id, lease.receives)
-        order = parse(lease.body)
-        if order is None:
-            log.warning("message %s: poison, rejecting", lease.message_id)
-            self.reject(lease)
-            return
         lease.start_heartbeat()
         try:
+            order = parse(lease.body)
+            if order is None:
+                log.warning("message %s: poison, rejecting", lease.message_id)
+                self.reject(lease)
+                return
             outcome = self.process(order, lease)
+            log.info("message %s (order %s): %s", lease.message_id, order.order_id,
+                     outcome.value)
+            if outcome is Outcome.RECORDED and lease.delete():
+                log.info("message %s: deleted", lease.message_id)
+            elif outcome is Outcome.STOPPING:
+                lease.release()
+            elif outcome is Outcome.UNRECORDABLE:
+                self.reject(lease)
         finally:
             lease.stop_heartbeat()
-        log.info("message %s (order %s): %s", lease.message_id, order.order_id,
-                 outcome.value)
-        if outcome is Outcome.RECORDED and lease.delete():
-            log.info("message %s: deleted", lease.message_id)
-        elif outcome is Outcome.STOPPING:
-            lease.release()
-        elif outcome is Outcome.UNRECORDABLE:
-            self.reject(lease)
 
     def process(self, order: Order, lease: Lease) -> Outcome:
         """Do the work, then record the order, retrying the database while the lease holds."""

@@ -2,11 +2,11 @@
 
 SQS hides a received message for the visibility timeout, then hands it to the next
 receiver. `expires` is a lower bound of that moment: it is measured from when the request
-that set the timeout was *sent*, on this host's monotonic clock. While at least
-SAFETY_SECONDS of it remain, no other worker can have received the message, so it is safe
-to commit or delete; after that, this worker must act as if the message were no longer
-its own (another worker may be processing it), and it never deletes, releases or extends
-it again.
+that set the timeout was *sent*, on this host's monotonic clock. Before it, no other
+worker can have received the message. Commit and delete need SAFETY_SECONDS of it left
+(`held`), to cover their own latency; an extension counts only if its answer came back
+before it. Once it may have passed, the message may be another worker's: this worker
+then never commits, deletes, releases or extends it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 # Short, so that a killed worker's message is visible again within seconds. The queue's
 # own visibility_timeout_seconds is the same value (sqs.tf).
 VISIBILITY_SECONDS = 10
-# Several heartbeats fit in one visibility timeout: two can fail before the lease is lost.
+# Three heartbeats in a row can fail before less than SAFETY_SECONDS of the lease is left.
 HEARTBEAT_SECONDS = 2.0
 # Covers the latency of the commit or delete that follows the check.
 SAFETY_SECONDS = 3.0

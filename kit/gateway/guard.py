@@ -1,0 +1,181 @@
+"""Who may do what: authenticate a request's SigV4 signature, then authorize each check.
+
+The guard holds the credentials the kit registered (`Session`s), verifies every request
+against them (`sigv4`), maps it to IAM checks (`actions`) and decides each one against the
+emulator's current policies (`authz`). Every outcome is recorded in the run's history under
+the calling process: `authn` ops for requests refused before authorization (unknown key,
+bad signature), `authz` ops for every decision, allowed or not.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from kit.errors import KitError
+from kit.gateway import actions, replies, sigv4
+from kit.gateway.authz import Authorizer
+from kit.gateway.policies import PolicyStore
+from kit.gateway.sessions import Session
+from kit.iam import Policy, PolicyError, parse_policy
+from kit.workload.recorder import Recorder
+
+_CREDENTIAL = re.compile(r"Credential=([^/\s,]+)/")
+_ASSUMED = {name: re.compile(rf"<{name}>([^<]*)</{name}>")
+            for name in ("AccessKeyId", "SecretAccessKey", "SessionToken", "Arn")}
+
+
+class GatewayError(KitError):
+    """The kit used the gateway wrongly (e.g. registered credentials without a principal)."""
+
+
+class Refused(Exception):
+    """A request that must not be forwarded, with the error reply to send instead."""
+
+    def __init__(self, reply: replies.Reply) -> None:
+        super().__init__(reply[0])
+        self.reply = reply
+
+
+class Guard:
+    """Registered sessions, and the decision on each request they sign."""
+
+    def __init__(self, recorder: Recorder, store: PolicyStore, account: str) -> None:
+        self.recorder = recorder
+        self.store = store
+        self.account = account
+        self.authorizer = Authorizer(store)
+        self.sessions: dict[str, Session] = {}  # access key id -> session
+        self._lock = threading.Lock()
+
+    def register(self, session: Session) -> None:
+        """Accept the session's credentials from now on."""
+        if session.secret_access_key is not None and not session.principal_arn:
+            raise GatewayError(
+                f"register({session.access_key_id!r}, {session.process!r}) has a secret but "
+                "no principal_arn; pass principal_arn=sessions.assumed_role_arn(role_arn, "
+                "session_name) (or the user ARN) so that the gateway knows whose policies "
+                "apply")
+        with self._lock:
+            self.sessions[session.access_key_id] = session
+
+    def admit(self, method: str, path: str, headers: dict[str, str], body: bytes,
+              client_ip: str) -> tuple[Session, actions.Call]:
+        """The session and call of an allowed request; raises Refused with the error reply."""
+        session, auth = self._authenticate(method, path, headers, body)
+        account = (session.principal_arn or "").split(":")[4:5]
+        call = actions.describe(method, path, headers, body, service=auth.service,
+                                account=account[0] if account else self.account,
+                                region=auth.region,
+                                names=self.store if session.enforced else None)
+        self._authorize(session, call, client_ip, auth.region, method)
+        return session, call
+
+    def completed(self, session: Session, call: actions.Call, status: int,
+                  reply: bytes) -> None:
+        """Learn from a forwarded call: policies it changed, sessions it created."""
+        if not 200 <= status < 300:
+            return
+        if call.changes_policy:
+            self.store.invalidate()
+        if call.service == "sts" and call.operation == "AssumeRole":
+            self._register_assumed(session, call, reply)
+
+    def process_of(self, headers: dict[str, str]) -> str:
+        """The process a request claims to come from (unverified: for refusals only)."""
+        found = _CREDENTIAL.search(headers.get("authorization", ""))
+        if found is None:
+            return "anonymous"
+        session = self.sessions.get(found.group(1))
+        return session.process if session is not None else "unknown"
+
+    def _authenticate(self, method: str, path: str, headers: dict[str, str], body: bytes
+                      ) -> tuple[Session, sigv4.Authorization]:
+        """The registered session that signed this request; raises Refused otherwise."""
+        process, key, service = self.process_of(headers), None, None
+        try:
+            auth = sigv4.parse_authorization(headers.get("authorization"))
+            if auth is None:
+                if "X-Amz-Signature=" in path:
+                    raise sigv4.AuthFailure("IncompleteSignature", "presigned (query string) "
+                                            "requests are not supported by the kit's gateway")
+                raise sigv4.AuthFailure("MissingAuthenticationToken",
+                                        "Request is missing Authentication Token")
+            key, service = auth.access_key_id, auth.service
+            session = self.sessions.get(auth.access_key_id)
+            if session is None:
+                raise sigv4.AuthFailure("InvalidClientTokenId",
+                                        "The security token included in the request is invalid.")
+            if session.enforced:
+                if session.session_token is not None \
+                        and headers.get("x-amz-security-token") != session.session_token:
+                    raise sigv4.AuthFailure("InvalidClientTokenId", "The security token "
+                                            "included in the request is invalid.")
+                sigv4.verify(auth, session.secret_access_key or "", method, path, headers, body)
+        except sigv4.AuthFailure as failure:
+            call = actions.describe(method, path, headers, body, service=service,
+                                    account=self.account)
+            check = call.checks[0] if call.checks else actions.Check("", "")
+            self.recorder.record(process, "authn", access_key_id=key, error=failure.code,
+                                 message=failure.message, operation=call.operation,
+                                 action=check.action, resource=check.resource)
+            raise Refused(replies.error(call.service, call.protocol, failure.code,
+                                         failure.message, head=method == "HEAD")) from None
+        return session, auth
+
+    def _authorize(self, session: Session, call: actions.Call, client_ip: str, region: str,
+                   method: str) -> None:
+        """Record a decision per check; raise Refused (AccessDenied) at the first denial."""
+        principal = session.principal_arn or ""
+        if not session.enforced:
+            for check in call.checks:
+                self.recorder.record(session.process, "authz", action=check.action,
+                                     operation=call.operation, resource=check.resource,
+                                     decision="Allow", deciding=[],
+                                     reason="unenforced: registered without credentials")
+            return
+        if not call.mapped:
+            action = f"{call.service}:{call.operation}" if call.service else call.operation
+            self.recorder.record(session.process, "authz", action=action,
+                                 operation=call.operation, resource="",
+                                 decision="ImplicitDeny", deciding=[], reason=call.problem)
+            raise Refused(replies.error(call.service, call.protocol, "AccessDenied",
+                                        f"User: {principal} is not authorized to perform "
+                                        f"{call.operation or 'this request'}: {call.problem}",
+                                        head=method == "HEAD"))
+        for check in call.checks:
+            decision = self.authorizer.decide(session, call, check, client_ip, region)
+            self.recorder.record(session.process, "authz", action=check.action,
+                                 operation=call.operation, resource=check.resource,
+                                 decision=decision.effect,
+                                 deciding=[str(ref) for ref in decision.deciding],
+                                 reason=decision.reason)
+            if not decision.allowed:
+                raise Refused(replies.error(
+                    call.service, call.protocol, "AccessDenied",
+                    replies.access_denied_message(principal, check.action, check.resource,
+                                                  decision.reason), head=method == "HEAD"))
+
+    def _register_assumed(self, caller: Session, call: actions.Call, reply: bytes) -> None:
+        """Accept the credentials an AssumeRole through the gateway returned, for its caller."""
+        text = reply.decode(errors="replace")
+        found = {name: pattern.search(text) for name, pattern in _ASSUMED.items()}
+        if not all(found.values()):
+            return
+        value = {name: match.group(1) for name, match in found.items() if match}
+        params = call.params
+        policies: tuple[Policy, ...] = ()
+        if params.get("Policy"):
+            try:
+                policies = (parse_policy(params["Policy"], name="session:Policy"),)
+            except PolicyError:
+                # A session policy the evaluator cannot read allows nothing (fail closed).
+                policies = (Policy((), name="session:unparsable"),)
+        arns = tuple(v for k, v in sorted(params.items())
+                     if k.startswith("PolicyArns.member.") and k.endswith(".arn"))
+        session = Session(value["AccessKeyId"], caller.process, value["SecretAccessKey"],
+                          value["Arn"], params.get("RoleArn"), value["SessionToken"],
+                          policies, arns)
+        with self._lock:
+            self.sessions[session.access_key_id] = session
+
