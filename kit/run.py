@@ -165,10 +165,9 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
             recorder.record("kit", "deploy", ok=False, stage=failure.stage,
                             diagnostics=[failure.diagnostics])
             return recorder.history(None)
-        missing = [o for o in scenario.contract.outputs if not outputs.get(o)]
-        if missing:
-            recorder.record("kit", "deploy", ok=False, stage="outputs",
-                            diagnostics=[f"missing outputs: {', '.join(missing)}"])
+        problem = _output_problem(scenario, outputs, tf)
+        if problem:
+            recorder.record("kit", "deploy", ok=False, stage="outputs", diagnostics=[problem])
             return recorder.history(None)
         recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
 
@@ -250,6 +249,21 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
                                           outputs["db_instance_identifier"]),
             rds_config=inspect.rds_config(tf.dir), iam=iam)
     return recorder.history(state)
+
+
+def _output_problem(scenario: Scenario, outputs: dict[str, Any], tf: Terraform) -> str | None:
+    """Why the outputs break the contract: missing, or naming what the solution did not
+    create (a decoy, or a resource of the kit's); None when they are fine."""
+    missing = [o for o in scenario.contract.outputs if not outputs.get(o)]
+    if missing:
+        return f"missing outputs: {', '.join(missing)}"
+    created = tf.managed_values()
+    foreign = [f"{o} = {outputs[o]!r}" for o in scenario.contract.outputs
+               if outputs[o] not in created]
+    if foreign:
+        return ("outputs must name resources this Terraform creates; these do not: "
+                + "; ".join(foreign))
+    return None
 
 
 def _register(gateway: Gateway, creds: aws.Credentials, process: str, role_arn: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
-from kit.variants import Variant, load_all, materialize
+from kit.variants import VARIANTS, Variant, load_all, materialize
 
 
 @dataclass
@@ -52,19 +52,20 @@ class Row:
                     for run in self.runs}) > 1
 
 
-def plan_rows(scenario: Scenario, variants: list[Variant]) -> list[Row]:
+def plan_rows(scenario: Scenario, variants: list[Variant], golden: bool = True) -> list[Row]:
     """The golden under each fault, then each variant under its own fault."""
-    rows = [Row("golden", fault, ()) for fault in scenario.faults]
+    rows = [Row("golden", fault, ()) for fault in scenario.faults] if golden else []
     rows += [Row(v.name, v.fault, v.must_fail) for v in variants]
     return rows
 
 
 def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, seed: int = 1,
-             only: set[str] | None = None,
+             only: set[str] | None = None, root: Path = VARIANTS, golden: bool = True,
              progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> list[Row]:
-    """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel)."""
-    variants = {v.name: v for v in load_all(scenario)}
-    rows = [r for r in plan_rows(scenario, list(variants.values()))
+    """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel);
+    `root` holds the variants (tests/adversarial reuses the same machinery)."""
+    variants = {v.name: v for v in load_all(scenario, root)}
+    rows = [r for r in plan_rows(scenario, list(variants.values()), golden)
             if only is None or r.subject in only]
     tasks = [(row, seed + k) for row in rows for k in range(repeat)]
     local = threading.local()

@@ -41,9 +41,9 @@ class Variant(BaseModel):
         return self.path / "change.patch"
 
 
-def load_all(scenario: Scenario) -> list[Variant]:
-    """Every variant of the scenario, validated against it; errors name the file."""
-    return [load(scenario, d) for d in sorted((VARIANTS / scenario.name).glob("*/"))
+def load_all(scenario: Scenario, root: Path = VARIANTS) -> list[Variant]:
+    """Every variant of the scenario under `root`, validated; errors name the file."""
+    return [load(scenario, d) for d in sorted((root / scenario.name).glob("*/"))
             if (d / "variant.yaml").exists()]
 
 

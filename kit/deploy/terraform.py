@@ -25,7 +25,7 @@ from kit.errors import InputError, KitError, SolutionError, ToolchainError
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
                                  ".git", "__pycache__")
 TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0, "output": 60.0,
-            "destroy": 600.0, "show": 120.0}
+            "destroy": 600.0}
 KIT_PROVIDERS = ("aws", "random")
 _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
@@ -143,9 +143,17 @@ class Terraform:
         self._cli("destroy", "destroy", "-auto-approve", "-input=false", "-no-color",
                   *self._var_args(variables))
 
-    def show_state(self) -> dict[str, Any]:
-        """The state as `show -json` gives it (resources with their attributes)."""
-        return json.loads(self._cli("show", "show", "-json", "-no-color").stdout or "{}")
+    def managed_values(self) -> set[str]:
+        """Every string attribute value of the resources the solution manages (from state)."""
+        state = json.loads((self.dir / "terraform.tfstate").read_text())
+        values: set[str] = set()
+        for resource in state.get("resources", []):
+            if resource.get("mode") != "managed":
+                continue
+            for instance in resource.get("instances", []):
+                values |= {v for v in instance.get("attributes", {}).values()
+                           if isinstance(v, str)}
+        return values
 
     @staticmethod
     def _var_args(variables: Mapping[str, str] | None) -> list[str]:
