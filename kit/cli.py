@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kit.deploy import toolchain
-from kit.errors import KitError, SolutionError
+from kit.errors import InputError, KitError, SolutionError
 
 console = Console(stderr=True)
 
@@ -67,6 +67,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     solution = Path(args.solution) if args.solution else sc.golden
+    if not solution.is_dir() or not any(solution.glob("*.tf")):
+        raise InputError(f"solution directory {solution} does not exist or holds no *.tf "
+                         "file; pass --solution DIR (a directory with the Terraform at its root)")
     faults = [args.fault] if args.fault else list(sc.faults)
     unknown = [f for f in faults if f not in sc.faults]
     if unknown:
@@ -159,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     except SolutionError as exc:
         console.print(f"[red]fail[/]: {exc}")
         return EXIT_FAIL
+    except InputError as exc:
+        console.print(f"[red]error[/]: {exc}")
+        return EXIT_USAGE
     except KitError as exc:
         console.print(f"[red]error[/]: {exc}")
         return EXIT_ERROR

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kit import cli
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["eval", "nosuch"], "unknown scenario 'nosuch'; known: order-pipeline"),
+    (["eval", "order-pipeline", "--solution", "/nonexistent"], "/nonexistent does not exist"),
+    (["eval", "order-pipeline", "--fault", "meteor"], "unknown fault 'meteor'"),
+])
+def test_bad_input_is_a_clear_error_without_traceback(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == cli.EXIT_USAGE
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_empty_solution_directory_is_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["eval", "order-pipeline", "--solution", str(tmp_path)]) == cli.EXIT_USAGE
+    assert "holds no *.tf" in " ".join(capsys.readouterr().err.split())
+
+
+def test_list_names_the_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list"]) == cli.EXIT_OK
+    assert "order-pipeline" in capsys.readouterr().out

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kit import scenario
+from kit.errors import InputError
+
+GOOD = scenario.SCENARIOS / "order-pipeline" / "scenario.yaml"
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data) if not isinstance(data, str) else data)
+    return path
+
+
+def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
+    sc = scenario.load("order-pipeline")
+    assert sc.params["recovery.within_rto"]["rto_seconds"] == 30
+    assert "none" in sc.faults
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d["faults"]["db_outage"].update(duration_seconds=-1),
+     "faults.db_outage.duration_seconds"),
+    (lambda d: d["faults"]["db_outage"].update(kind="meteor"), "faults.db_outage.kind"),
+    (lambda d: d["workload"].pop("orders"), "workload.orders"),
+    (lambda d: d["invariants"].update({"delivery.no_typo": {}}), "delivery.no_typo"),
+    (lambda d: d["invariants"].update({"recovery.within_rto": {"rto_secs": 3}}),
+     "rto_secs"),
+    (lambda d: d.update(surprise=1), "surprise"),
+])
+def test_schema_errors_name_the_file_and_field(tmp_path: Path, mutate, field: str) -> None:  # noqa: ANN001
+    data = yaml.safe_load(GOOD.read_text())
+    mutate(data)
+    with pytest.raises(InputError) as caught:
+        scenario.load(_write(tmp_path, data))
+    assert str(tmp_path / "scenario.yaml") in str(caught.value)
+    assert field in str(caught.value)
+
+
+def test_malformed_yaml_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not valid YAML"):
+        scenario.load(_write(tmp_path, "name: [unclosed\n"))
+    with pytest.raises(InputError, match="expected a mapping"):
+        scenario.load(_write(tmp_path, "- a list\n"))
