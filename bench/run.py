@@ -112,7 +112,7 @@ def main() -> None:
     results["sandbox_start_stop"] = timed(sandbox_cycle)
     with tempfile.TemporaryDirectory() as tmp:
         results["moto"] = moto_reset_vs_restart(Path(tmp))
-    with Sandbox() as sandbox:
+    with Sandbox(provider=True) as sandbox:
         results["foundation_stack"] = apply_cycle(sandbox)
         results["golden_order_pipeline"] = golden_runs(sandbox)
     moto = results["moto"]

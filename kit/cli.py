@@ -81,7 +81,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                + (f" --repeat {args.repeat}" if args.repeat > 1 else ""))
     console.print(f"reproduce: {command}")
     results = []
-    with Sandbox() as sandbox:
+    with Sandbox(provider=True) as sandbox:
         for fault in faults:
             for seed in range(args.seed, args.seed + args.repeat):
                 with console.status(f"{sc.name}: fault {fault}, seed {seed}"):

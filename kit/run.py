@@ -89,7 +89,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
         with contextlib.ExitStack() as stack:
             if sandbox is None:
                 with stage("sandbox"):
-                    sandbox = stack.enter_context(Sandbox())
+                    sandbox = stack.enter_context(Sandbox(provider=True))
             else:
                 with stage("sandbox"):
                     sandbox.moto.reset()

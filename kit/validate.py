@@ -76,7 +76,7 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
         # One sandbox per worker thread, reused (reset) across that thread's runs; it is
         # created in that thread so its processes live exactly as long as the thread.
         if not hasattr(local, "sandbox"):
-            local.sandbox = Sandbox().__enter__()
+            local.sandbox = Sandbox(provider=True).__enter__()
             with lock:
                 sandboxes.append(local.sandbox)
         return local.sandbox

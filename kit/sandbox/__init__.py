@@ -33,7 +33,7 @@ class Sandbox:
 
     provider: ProviderServer | None = None
 
-    def __init__(self, *, postgres: bool = True, provider: bool = True) -> None:
+    def __init__(self, *, postgres: bool = True, provider: bool = False) -> None:
         self._want_postgres = postgres
         self._want_provider = provider
         self._stack = contextlib.ExitStack()

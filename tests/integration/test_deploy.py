@@ -21,9 +21,19 @@ STACKS = ROOT / "tests" / "stacks"
 
 
 @pytest.fixture(scope="module")
-def moto_url():  # noqa: ANN201
-    with Sandbox(postgres=False) as sb:
-        yield sb.moto.url
+def sandbox():  # noqa: ANN201
+    with Sandbox(postgres=False, provider=True) as sb:
+        yield sb
+
+
+@pytest.fixture()
+def moto_url(sandbox: Sandbox) -> str:
+    return sandbox.moto.url
+
+
+def _terraform(solution: Path, work: Path, sandbox: Sandbox) -> Terraform:
+    return Terraform(solution, work, reattach=sandbox.provider.reattach if sandbox.provider
+                     else None)
 
 
 def _tree(path: Path) -> dict[str, str]:
@@ -31,10 +41,10 @@ def _tree(path: Path) -> dict[str, str]:
             if p.is_file()}
 
 
-def test_apply_read_back_destroy(moto_url: str, tmp_path: Path) -> None:
+def test_apply_read_back_destroy(sandbox: Sandbox, moto_url: str, tmp_path: Path) -> None:
     solution = STACKS / "foundation"
     before = _tree(solution)
-    tf = Terraform(solution, tmp_path)
+    tf = _terraform(solution, tmp_path, sandbox)
     tf.configure(moto_url)
     tf.init()
     tf.validate()
@@ -74,11 +84,12 @@ def test_invalid_hcl_is_the_solutions_fault_with_terraforms_diagnostic(
     assert "main.tf" in str(failure)
 
 
-def test_init_diagnostic_reaches_the_user_verbatim(moto_url: str, tmp_path: Path) -> None:
+def test_init_diagnostic_reaches_the_user_verbatim(sandbox: Sandbox, moto_url: str,
+                                                  tmp_path: Path) -> None:
     solution = tmp_path / "sol"
     solution.mkdir()
     (solution / "main.tf").write_text('resource "aws_sqs_queue" "q" {\n  nme = "x"\n}\n')
-    tf = Terraform(solution, tmp_path / "work")
+    tf = _terraform(solution, tmp_path / "work", sandbox)
     tf.configure(moto_url)
     tf.init()
     with pytest.raises(DeployFailure) as caught:

@@ -18,7 +18,7 @@ ALTERNATIVES = sorted((ROOT / "tests" / "solutions").glob("order-pipeline-alt-*"
 
 @pytest.fixture(scope="module")
 def sandbox():  # noqa: ANN201
-    with Sandbox() as sb:
+    with Sandbox(provider=True) as sb:
         yield sb
 
 
