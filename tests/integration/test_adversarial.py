@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from kit import scenario
 from kit.history import History
 from kit.validate import validate
@@ -14,6 +16,7 @@ from tests.conftest import ROOT
 SCENARIO = scenario.load("order-pipeline")
 
 
+@pytest.mark.timeout(2400)
 def test_every_reward_hack_is_caught(tmp_path: Path) -> None:
     rows = validate(SCENARIO, tmp_path, jobs=2, root=ROOT / "tests" / "adversarial",
                     golden=False)

@@ -13,6 +13,7 @@ from kit.validate import validate
 SCENARIO = scenario.load("order-pipeline")
 
 
+@pytest.mark.timeout(2400)
 def test_every_variant_is_killed_by_its_named_invariants(tmp_path: Path) -> None:
     rows = validate(SCENARIO, tmp_path, jobs=2)
     variants = [row for row in rows if row.subject != "golden"]

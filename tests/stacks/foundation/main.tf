@@ -42,7 +42,8 @@ resource "random_password" "db" {
 }
 
 resource "aws_secretsmanager_secret" "db" {
-  name = "foundation-db-password"
+  name                    = "foundation-db-password"
+  recovery_window_in_days = 0 # a test stack: delete at once, so the name is free again
 }
 
 resource "aws_secretsmanager_secret_version" "db" {
