@@ -33,6 +33,7 @@ from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
 QUIESCENCE_POLL = 0.2
+QUIET_SECONDS = 3.0
 GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
 
 
@@ -274,14 +275,19 @@ def _register(gateway: Gateway, creds: aws.Credentials, process: str, role_arn: 
 
 def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Observer,
                       timeout: float) -> None:
-    """Wait until every valid order is recorded and the queue is empty (bounded)."""
+    """Wait (bounded) until every valid order is recorded and the queue is empty, or until
+    the queue has held nothing, visible or in flight, for QUIET_SECONDS: then nothing more
+    can happen (an order the solution dropped will not come back)."""
     deadline = time.monotonic() + timeout
+    empty_since: float | None = None
     while time.monotonic() < deadline:
-        if valid <= observer.seen:
-            attrs = sqs.get_queue_attributes(
-                QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages",
-                                                    "ApproximateNumberOfMessagesNotVisible"]
-            )["Attributes"]
-            if all(int(v) == 0 for v in attrs.values()):
-                return
+        attrs = sqs.get_queue_attributes(
+            QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages",
+                                                "ApproximateNumberOfMessagesNotVisible"]
+        )["Attributes"]
+        empty = all(int(v) == 0 for v in attrs.values())
+        now = time.monotonic()
+        empty_since = (empty_since or now) if empty else None
+        if empty and (valid <= observer.seen or now - empty_since >= QUIET_SECONDS):
+            return
         time.sleep(QUIESCENCE_POLL)

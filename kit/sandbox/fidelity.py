@@ -33,7 +33,40 @@ def restore_redrive_allow_policy() -> None:
     Queue.attributes = property(attributes)  # type: ignore[assignment]
 
 
-FIXES = (restore_redrive_allow_policy,)
+def released_messages_wait_their_turn() -> None:
+    """SQS standard queues: a message released with ChangeMessageVisibility(0) does not jump
+    ahead of the messages already waiting.
+
+    AWS: standard queues deliver in best-effort order, sampling many servers, so a released
+    message is one among all visible ones. moto always hands out the oldest visible message
+    first, so a few released poison messages would be received forever and starve every
+    valid message behind them, something AWS does not do. Here a released message moves to
+    the back of the queue.
+    """
+    from moto.sqs.models import SQSBackend
+
+    if getattr(SQSBackend.change_message_visibility, "_kit_fix", False):
+        return
+    original = SQSBackend.change_message_visibility
+
+    def change_message_visibility(self: Any, queue_name: str, receipt_handle: str,
+                                  visibility_timeout: int) -> None:
+        original(self, queue_name, receipt_handle, visibility_timeout)
+        if int(visibility_timeout) != 0:
+            return
+        queue = self.get_queue(queue_name)
+        with queue._messages_lock:
+            for message in list(queue._messages):
+                if message.had_receipt_handle(receipt_handle):
+                    queue._messages.remove(message)
+                    queue._messages.append(message)
+                    break
+
+    change_message_visibility._kit_fix = True  # type: ignore[attr-defined]
+    SQSBackend.change_message_visibility = change_message_visibility  # type: ignore[method-assign]
+
+
+FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn)
 
 
 def apply_all() -> None:
