@@ -1,7 +1,8 @@
 """`make bench`: how long one evaluation takes, stage by stage, measured in one run.
 
 Prints medians with min/max and writes bench/results.json; docs/benchmarks.md quotes them.
-Repeats: BENCH_REPEATS (default 3). Every number comes from this machine, in this run.
+Repeats: BENCH_REPEATS (default 3); parts: BENCH_PARTS (default
+sandbox,moto,foundation,golden). Every number comes from this machine, in this run.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from kit.sandbox import Sandbox  # noqa: E402
 from kit.sandbox.moto import MotoServer  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+PARTS = set(os.environ.get("BENCH_PARTS", "sandbox,moto,foundation,golden").split(","))
 
 
 def stats(samples: list[float]) -> dict[str, float]:
@@ -109,15 +111,18 @@ def main() -> None:
                     "platform": platform.platform()},
         "repeats": REPEATS,
     }
-    results["sandbox_start_stop"] = timed(sandbox_cycle)
-    with tempfile.TemporaryDirectory() as tmp:
-        results["moto"] = moto_reset_vs_restart(Path(tmp))
+    if "sandbox" in PARTS:
+        results["sandbox_start_stop"] = timed(sandbox_cycle)
+    if "moto" in PARTS:
+        with tempfile.TemporaryDirectory() as tmp:
+            moto = results["moto"] = moto_reset_vs_restart(Path(tmp))
+        results["ratio_restart_over_reset"] = round(
+            moto["restart"]["median"] / moto["reset"]["median"], 1)
     with Sandbox(provider=True) as sandbox:
-        results["foundation_stack"] = apply_cycle(sandbox)
-        results["golden_order_pipeline"] = golden_runs(sandbox)
-    moto = results["moto"]
-    results["ratio_restart_over_reset"] = round(
-        moto["restart"]["median"] / moto["reset"]["median"], 1)  # type: ignore[index]
+        if "foundation" in PARTS:
+            results["foundation_stack"] = apply_cycle(sandbox)
+        if "golden" in PARTS:
+            results["golden_order_pipeline"] = golden_runs(sandbox)
     path = ROOT / "bench" / "results.json"
     path.write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
