@@ -47,9 +47,11 @@ class ProviderServer:
     def _ready(self) -> bool:
         found = _REATTACH.search(self.log.read_text(errors="replace"))
         if found:
-            # Keyed by the registry address; terraform matches it to required_providers.
-            config = json.loads(found.group(1))
-            self.reattach = json.dumps(config)
+            # Keyed by registry address: terraform resolves hashicorp/aws on its registry,
+            # OpenTofu on its own, so offer the same process under both.
+            attach = next(iter(json.loads(found.group(1)).values()))
+            self.reattach = json.dumps({f"{host}/hashicorp/aws": attach
+                                        for host in settings.REGISTRY_HOSTS})
         return found is not None
 
     def stop(self) -> None:
