@@ -208,7 +208,8 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
                         the_plan, load.send_interval_seconds, recorder)
     stopping = threading.Event()
     nemesis = Nemesis(FaultContext(scenario.faults[fault], recorder, supervisor, gateway,
-                                   db_proxy, sqs_proxy, stopping, outputs["worker_role_arn"]))
+                                   db_proxy, sqs_proxy, stopping, outputs["worker_role_arn"],
+                                   the_plan.single_send_orders))
     admin_sqs = aws.client("sqs", moto)
     try:
         with stage("workload"):

@@ -188,7 +188,7 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     gomod = work / "go.mod"
     if not gomod.exists():
         gomod.write_text(f"module kitbuild/{name}\n\ngo 1.26\n")
-    _run([go, "get", f"{module}@{revision}"], work, log, logfile, env)
+    _run([go, "get", f"{package}@{revision}"], work, log, logfile, env)
     # The wrapper must repeat the dependency's replace lines: Go ignores them in dependencies.
     info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
                           capture_output=True, text=True, env=env, check=False)
@@ -200,7 +200,7 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     missing = [r for r in _replace_lines(dep_gomod) if r not in text]
     if missing:
         gomod.write_text(text.rstrip() + "\n\n" + "\n".join(missing) + "\n")
-        _run([go, "get", f"{module}@{revision}"], work, log, logfile, env)
+        _run([go, "get", f"{package}@{revision}"], work, log, logfile, env)
     partial = work / (output.name + ".partial")
     started = time.monotonic()
     log(f"building {name} (cold: tens of minutes; rerun resumes from Go's build cache)")

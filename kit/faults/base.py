@@ -32,6 +32,9 @@ class FaultContext:
     sqs_proxy: Proxy
     stopping: threading.Event
     worker_role_arn: str | None = None  # the role the workers run as (IAM faults act on it)
+    # Orders the producer sends exactly once: killing the holder of one of these can lose
+    # it, while a duplicate-sent order has another copy that would hide the damage.
+    single_send_orders: frozenset[str] = frozenset()
 
 
 class FaultKind(Protocol):

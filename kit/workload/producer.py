@@ -33,6 +33,13 @@ class Plan:
     def valid_order_ids(self) -> set[str]:
         return {describe_body(b)["order_id"] for b, _ in self.bodies if describe_body(b)["valid"]}
 
+    @property
+    def single_send_orders(self) -> frozenset[str]:
+        """Valid orders sent exactly once."""
+        twice = {describe_body(self.bodies[i][0])["order_id"] for _, i in self.bodies
+                 if i is not None}
+        return frozenset(self.valid_order_ids - twice)
+
 
 def plan(seed: int, orders: int, customers: int, duplicate_sends: int, poison: int) -> Plan:
     """A deterministic send plan for `seed`."""
