@@ -236,12 +236,16 @@ def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
                  log, PATCHES.get(name, ()))
         target.chmod(0o755)
         _stamp(target).write_text(_build_id(name, spec))
-    primary = settings.mirror_dir() / settings.REGISTRY_HOSTS[0] / "hashicorp" / name
     for host in settings.REGISTRY_HOSTS[1:]:
-        alias = settings.mirror_dir() / host / "hashicorp" / name
-        if not alias.exists():
+        # A hard link in a real directory: OpenTofu's mirror scan does not follow
+        # symlinked directories.
+        alias = provider_path(name, spec["version"], host)
+        if alias.parent.is_symlink() or alias.parent.parent.parent.is_symlink():
+            alias.parent.parent.parent.unlink()
+        if not alias.exists() or not alias.samefile(target):
             alias.parent.mkdir(parents=True, exist_ok=True)
-            alias.symlink_to(primary, target_is_directory=True)
+            alias.unlink(missing_ok=True)
+            os.link(target, alias)
     return target
 
 
