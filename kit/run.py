@@ -140,36 +140,33 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
         harness = aws.harness_credentials(moto)
         tf = Terraform(solution, work,
                        reattach=sandbox.provider.reattach if sandbox.provider else None)
+        def failed(stage_name: str, diagnostics: str) -> History:
+            recorder.record("kit", "deploy", ok=False, stage=stage_name,
+                            diagnostics=[diagnostics])
+            return recorder.history(None)
+
         try:
             tf.configure(moto)
             tf.init()
             if unparsed:
                 tf.validate()  # Terraform's own diagnostic first, if it rejects the file too
-        except DeployFailure as failure:
-            recorder.record("kit", "gate", violations=[])
-            recorder.record("kit", "deploy", ok=False, stage=failure.stage,
-                            diagnostics=[failure.diagnostics])
-            return recorder.history(None)
         except SolutionError as exc:
             recorder.record("kit", "gate", violations=[])
-            recorder.record("kit", "deploy", ok=False, stage="configure", diagnostics=[str(exc)])
-            return recorder.history(None)
+            if isinstance(exc, DeployFailure):
+                return failed(exc.stage, exc.diagnostics)
+            return failed("configure", str(exc))
+        recorder.record("kit", "gate", violations=[] if not unparsed else [
+            f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
         if unparsed:
-            recorder.record("kit", "gate", violations=[
-                f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
             return recorder.history(None)
-        recorder.record("kit", "gate", violations=[])
         try:
             tf.apply({"harness_principal_arn": aws.HARNESS_ARN})
             outputs = tf.outputs()
         except DeployFailure as failure:
-            recorder.record("kit", "deploy", ok=False, stage=failure.stage,
-                            diagnostics=[failure.diagnostics])
-            return recorder.history(None)
+            return failed(failure.stage, failure.diagnostics)
         problem = _output_problem(scenario, outputs, tf)
         if problem:
-            recorder.record("kit", "deploy", ok=False, stage="outputs", diagnostics=[problem])
-            return recorder.history(None)
+            return failed("outputs", problem)
         recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
 
     with stage("bind"):
