@@ -19,7 +19,7 @@ from typing import Any
 from kit import settings
 from kit.deploy import toolchain
 from kit.deploy.command import Completed, run
-from kit.deploy.override import write_provider_config
+from kit.deploy.override import endpoint_env, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
@@ -113,6 +113,8 @@ class Terraform:
     def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None) -> None:
         """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win)."""
         write_provider_config(self.dir, endpoint, endpoints)
+        # Read by a provider that terraform launches itself (no reattach).
+        self.env |= endpoint_env(endpoint)
 
     def _cli(self, stage: str, *args: str) -> Completed:
         result = run([self.binary, *args], cwd=self.dir, env=self.env, timeout=TIMEOUTS[stage])

@@ -63,7 +63,9 @@ class Sandbox:
         for name, kind in kinds.items():
             # Spawned from this thread: PR_SET_PDEATHSIG fires when the spawning *thread*
             # exits, so a pool thread must never be the parent.
-            started[name] = kind(self.workdir)
+            # The provider process is aimed at the emulator when it starts.
+            extra = {"endpoint": started["moto"].url} if kind is ProviderServer else {}
+            started[name] = kind(self.workdir, **extra)
             self._stack.callback(started[name].stop)
         with ThreadPoolExecutor(max_workers=len(started)) as pool:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:

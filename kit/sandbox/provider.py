@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from kit import settings
+from kit.deploy.override import endpoint_env
 from kit.deploy.toolchain import provider_path
 from kit.errors import ToolchainError
 from kit.sandbox.process import ManagedProcess
@@ -28,14 +29,14 @@ PROVIDER_ENV = {"KIT_EMULATOR_WAITERS": "1"}
 class ProviderServer:
     """The hashicorp/aws provider in debug (reattach) mode."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, endpoint: str) -> None:
         binary = provider_path("aws", settings.AWS_PROVIDER["version"])
         if not binary.exists():
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
                                  "run `make setup`")
         self.log = workdir / "provider-aws.log"
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
-               **PROVIDER_ENV}
+               **PROVIDER_ENV, **endpoint_env(endpoint)}
         self.process = ManagedProcess("provider-aws", [str(binary), "-debug"], self.log,
                                       env=env, cwd=workdir)
         self.reattach: str | None = None

@@ -9,7 +9,8 @@ from kit.deploy.override import (
     OVERRIDE_FILE,
     PROVIDER_FILE,
     SERVICES,
-    provider_aliases,
+    endpoint_env,
+    provider_blocks,
     render_provider,
     write_provider_config,
 )
@@ -38,20 +39,31 @@ def _solution(tmp_path: Path, body: str) -> Path:
     return tmp_path
 
 
-def test_rendered_block_points_every_service_at_the_endpoint() -> None:
+def test_rendered_block_leaves_the_endpoint_to_the_environment() -> None:
     block = _providers(render_provider(URL))[0]
-    endpoints = block["endpoints"][0]
-    assert set(endpoints) == set(SERVICES)
-    assert all(value == URL for value in endpoints.values())
+    assert "endpoints" not in block
     assert block["skip_credentials_validation"] is True
     assert block["s3_use_path_style"] is True
+    assert endpoint_env(URL)["AWS_ENDPOINT_URL"] == URL
+
+
+def test_every_service_block_points_each_service_at_the_endpoint() -> None:
+    endpoints = _providers(render_provider(URL, every_service=True))[0]["endpoints"][0]
+    assert set(endpoints) == set(SERVICES)
+    assert all(value == URL for value in endpoints.values())
+
+
+def test_solution_endpoints_are_replaced_by_the_sandbox(tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'provider "aws" {\n  endpoints {\n'
+                    '    sqs = "http://127.0.0.1:4566"\n  }\n}\n')
+    assert provider_blocks(sol) == [(None, True)]
+    block = _providers(write_provider_config(sol, URL).read_text())[0]
+    assert block["endpoints"][0]["sqs"] == URL
 
 
 def test_per_service_endpoint_wins_over_the_default() -> None:
     block = _providers(render_provider(URL, endpoints={"sqs": "http://127.0.0.1:9"}))[0]
-    endpoints = block["endpoints"][0]
-    assert endpoints["sqs"] == "http://127.0.0.1:9"
-    assert endpoints["iam"] == URL
+    assert block["endpoints"][0] == {"sqs": "http://127.0.0.1:9"}
 
 
 def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) -> None:
@@ -64,7 +76,7 @@ def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) ->
 def test_solution_providers_are_overridden_alias_by_alias(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" { region = "eu-west-1" }\n'
                     'provider "aws" {\n  alias = "dr"\n  region = "us-west-2"\n}\n')
-    assert provider_aliases(sol) == [None, "dr"]
+    assert provider_blocks(sol) == [(None, False), ("dr", False)]
     written = write_provider_config(sol, URL)
     assert written.name == OVERRIDE_FILE
     blocks = _providers(written.read_text())
@@ -82,4 +94,4 @@ def test_reserved_file_name_is_refused(tmp_path: Path) -> None:
 def test_invalid_hcl_is_the_solutions_fault_and_names_the_file(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" {\n')
     with pytest.raises(SolutionError, match="main.tf"):
-        provider_aliases(sol)
+        provider_blocks(sol)
