@@ -41,8 +41,9 @@ def _role_session(moto: str, queue_arn: str) -> tuple[str, aws.Credentials]:
     return arn, aws.assume(moto, aws.harness_credentials(moto), arn, "bench")
 
 
-def main(calls: int = 300) -> None:
-    """Print the median latency of each call kind on both paths, and their ratio."""
+def main(calls: int = 300) -> dict[str, dict[str, float]]:
+    """Print (and return) the median milliseconds of each call kind on both paths."""
+    medians: dict[str, dict[str, float]] = {}
     with Sandbox(postgres=False) as sb:
         moto = sb.moto.url
         url = aws.client("sqs", moto).create_queue(QueueName="bench")["QueueUrl"]
@@ -72,8 +73,12 @@ def main(calls: int = 300) -> None:
                 gateway = statistics.median(times["gateway"]) * 1000
                 print(f"{kind:<20}{direct:>10.2f}{gateway:>10.2f}{gateway - direct:>10.2f}"
                       f"{gateway / direct:>8.2f}")
+                medians[kind] = {"direct_ms": round(direct, 2), "gateway_ms": round(gateway, 2),
+                                 "overhead_ms": round(gateway - direct, 2),
+                                 "ratio": round(gateway / direct, 2)}
             decisions = sum(1 for op in gw.recorder.snapshot() if op["kind"] == "authz")
             print(f"authz ops recorded: {decisions}")
+    return medians
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """`make bench`: how long one evaluation takes, stage by stage, measured in one run.
 
-Prints medians with min/max and writes bench/results.json; docs/benchmarks.md quotes them.
-Repeats: BENCH_REPEATS (default 3); parts: BENCH_PARTS (default
-sandbox,moto,foundation,golden). Every number comes from this machine, in this run.
+Writes bench/results.json and the generated tables of docs/benchmarks.md (between its
+`bench:begin` and `bench:end` markers). Repeats: BENCH_REPEATS (default 3). Parts:
+BENCH_PARTS, a comma list of sandbox, moto, init, foundation, golden, validate, gateway
+(default: all). Every number comes from this machine, in this run.
 """
 
 from __future__ import annotations
@@ -10,24 +11,35 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kit import scenario  # noqa: E402
+from bench import gateway_overhead  # noqa: E402
+from kit import scenario, settings  # noqa: E402
 from kit.deploy.terraform import Terraform  # noqa: E402
+from kit.deploy.toolchain import write_cli_config  # noqa: E402
+from kit.history import History  # noqa: E402
 from kit.run import run_once  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
 from kit.sandbox.moto import MotoServer  # noqa: E402
+from kit.validate import validate  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
-PARTS = set(os.environ.get("BENCH_PARTS", "sandbox,moto,foundation,golden").split(","))
+ALL_PARTS = "sandbox,moto,init,foundation,golden,validate,gateway"
+PARTS = set(os.environ.get("BENCH_PARTS", ALL_PARTS).split(","))
+DOC = ROOT / "docs" / "benchmarks.md"
+STAGE_ORDER = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover", "observe",
+               "teardown", "check"]
 
 
 def stats(samples: list[float]) -> dict[str, float]:
@@ -47,11 +59,12 @@ def timed(action: Callable[[], object], n: int = REPEATS) -> dict[str, float]:
 
 
 def sandbox_cycle() -> None:
-    with Sandbox():
+    with Sandbox(provider=True):
         pass
 
 
-def moto_reset_vs_restart(workdir: Path) -> dict[str, dict[str, float]]:
+def moto_reset_vs_restart(workdir: Path) -> dict[str, Any]:
+    """Emptying one moto server vs starting a fresh one."""
     server = MotoServer(workdir)
     server.wait_ready()
     try:
@@ -64,7 +77,49 @@ def moto_reset_vs_restart(workdir: Path) -> dict[str, dict[str, float]]:
         fresh.wait_ready()
         fresh.stop()
 
-    return {"reset": reset, "restart": timed(restart)}
+    out: dict[str, Any] = {"reset": reset, "restart": timed(restart)}
+    out["ratio_restart_over_reset"] = round(out["restart"]["median"] / reset["median"], 1)
+    return out
+
+
+def _tree_bytes(path: Path) -> int:
+    """Bytes under path, not following symlinks (a linked provider costs nothing)."""
+    return sum(p.lstat().st_size for p in path.rglob("*"))
+
+
+def init_modes(sandbox: Sandbox) -> dict[str, Any]:
+    """`terraform init` of the golden: attached to the sandbox's provider (what a run does),
+    installing from the mirror, and from the mirror through a shared plugin cache."""
+    sc = scenario.load("order-pipeline")
+    with tempfile.TemporaryDirectory() as tmp:
+        cache_config = Path(tmp) / "cache.tfrc"
+        cache_config.write_text(f'plugin_cache_dir = "{Path(tmp) / "plugin-cache"}"\n'
+                                + write_cli_config().read_text())
+        (Path(tmp) / "plugin-cache").mkdir()
+        modes: dict[str, tuple[str | None, Path | None]] = {
+            "reattach": (sandbox.provider.reattach, None),
+            "mirror": (None, None),
+            "mirror_plugin_cache": (None, cache_config),
+        }
+        out: dict[str, Any] = {}
+        for mode, (reattach, config) in modes.items():
+            samples, sizes = [], []
+            for k in range(REPEATS + (1 if config else 0)):  # +1: fill the cache first
+                with tempfile.TemporaryDirectory() as work:
+                    tf = Terraform(sc.golden, Path(work), reattach=reattach)
+                    tf.configure(sandbox.moto.url)
+                    if config:
+                        tf.env["TF_CLI_CONFIG_FILE"] = str(config)
+                    started = time.perf_counter()
+                    tf.init()
+                    if config and k == 0:
+                        continue
+                    samples.append(time.perf_counter() - started)
+                    sizes.append(_tree_bytes(tf.dir / ".terraform"))
+            out[mode] = stats(samples) | {"dot_terraform_mb": round(max(sizes) / 2**20, 1)}
+    out["ratio_mirror_over_cache"] = round(
+        out["mirror"]["median"] / out["mirror_plugin_cache"]["median"], 1)
+    return out
 
 
 def apply_cycle(sandbox: Sandbox) -> dict[str, dict[str, float]]:
@@ -72,7 +127,8 @@ def apply_cycle(sandbox: Sandbox) -> dict[str, dict[str, float]]:
     samples: dict[str, list[float]] = {"init": [], "apply": [], "destroy": []}
     for _ in range(REPEATS):
         with tempfile.TemporaryDirectory() as work:
-            tf = Terraform(ROOT / "tests" / "stacks" / "foundation", Path(work))
+            tf = Terraform(ROOT / "tests" / "stacks" / "foundation", Path(work),
+                           reattach=sandbox.provider.reattach)
             tf.configure(sandbox.moto.url)
             for stage, action in (("init", tf.init), ("apply", tf.apply),
                                   ("destroy", tf.destroy)):
@@ -83,50 +139,162 @@ def apply_cycle(sandbox: Sandbox) -> dict[str, dict[str, float]]:
     return {k: stats(v) for k, v in samples.items()}
 
 
-def golden_runs(sandbox: Sandbox) -> dict[str, object]:
+def _fault_window(history: History) -> float | None:
+    starts = history.of_kind("fault_start")
+    ends = history.of_kind("fault_end")
+    return ends[0].time - starts[0].time if starts and ends else None
+
+
+def golden_runs(sandbox: Sandbox) -> dict[str, Any]:
     """The golden order-pipeline under each fault: per-stage medians and outcomes."""
     sc = scenario.load("order-pipeline")
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as runs:
         for fault in sc.faults:
             stages: dict[str, list[float]] = {}
-            totals, outcomes = [], []
+            totals, windows, outcomes = [], [], []
             for seed in range(1, REPEATS + 1):
+                run_dir = Path(runs) / f"{fault}-{seed}"
                 started = time.perf_counter()
-                result = run_once(sc, sc.golden, fault, seed, Path(runs) / f"{fault}-{seed}",
-                                  sandbox)
+                result = run_once(sc, sc.golden, fault, seed, run_dir, sandbox)
                 totals.append(time.perf_counter() - started)
                 outcomes.append(result.outcome)
                 for stage, seconds in result.timings.items():
                     stages.setdefault(stage, []).append(seconds)
+                window = _fault_window(History.load(run_dir / "history.json"))
+                if window is not None:
+                    windows.append(window)
             out[fault] = {"total": stats(totals), "outcomes": outcomes,
+                          "fault_window": stats(windows) if windows else None,
                           "stages": {k: stats(v) for k, v in stages.items()}}
     return out
 
 
+def validate_serial_vs_parallel() -> dict[str, Any]:
+    """The whole kill matrix (golden under every fault + every variant), --jobs 1 vs 2."""
+    sc = scenario.load("order-pipeline")
+    out: dict[str, Any] = {}
+    for jobs in (1, 2):
+        with tempfile.TemporaryDirectory() as runs:
+            started = time.perf_counter()
+            rows = validate(sc, Path(runs), jobs=jobs)
+            out[f"jobs_{jobs}"] = {"seconds": round(time.perf_counter() - started, 1),
+                                   "runs": sum(len(r.runs) for r in rows),
+                                   "rows_as_expected": sum(r.ok for r in rows),
+                                   "rows": len(rows)}
+    out["speedup_jobs_2"] = round(out["jobs_1"]["seconds"] / out["jobs_2"]["seconds"], 2)
+    return out
+
+
+def _row(cells: list[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _s(entry: dict[str, float] | None) -> str:
+    """'median (min–max)' in seconds."""
+    if not entry:
+        return "–"
+    return f"{entry['median']:.2f} ({entry['min']:.2f}–{entry['max']:.2f})"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The generated tables of docs/benchmarks.md."""
+    m = results["machine"]
+    lines = [f"Measured {results['when']} on {m['cpus']} cores, Python {m['python']}, "
+             f"{m['platform']}; {results['repeats']} repeats; command: `{results['command']}`."
+             " Seconds: median (min–max).", ""]
+    if "golden_order_pipeline" in results:
+        golden = results["golden_order_pipeline"]
+        stages = [s for s in STAGE_ORDER if any(s in g["stages"] for g in golden.values())]
+        lines += ["### The golden order-pipeline, one fault per run (one sandbox, reset)", "",
+                  _row(["fault", "total", "fault window", *stages, "outcomes"]),
+                  _row(["---"] * (len(stages) + 4))]
+        for fault, g in golden.items():
+            lines.append(_row([fault, _s(g["total"]), _s(g["fault_window"]),
+                               *(f"{g['stages'][s]['median']:.2f}" if s in g["stages"] else "–"
+                                 for s in stages), ", ".join(g["outcomes"])]))
+        lines.append("")
+    simple = [("sandbox start + stop (moto, Toxiproxy, PostgreSQL, provider)",
+               results.get("sandbox_start_stop"))]
+    if "moto" in results:
+        simple += [("moto reset (between runs)", results["moto"]["reset"]),
+                   ("moto restart", results["moto"]["restart"])]
+    for mode, entry in results.get("init", {}).items():
+        if isinstance(entry, dict):
+            simple.append((f"terraform init, {mode.replace('_', ' + ')} "
+                           f"(.terraform: {entry['dot_terraform_mb']} MB)", entry))
+    for stage, entry in results.get("foundation_stack", {}).items():
+        simple.append((f"foundation test stack: {stage}", entry))
+    lines += ["### Pieces", "", _row(["what", "seconds"]), _row(["---", "---"])]
+    lines += [_row([what, _s(entry)]) for what, entry in simple if entry]
+    lines.append("")
+    ratios = []
+    if "moto" in results:
+        ratios.append(f"moto restart / reset: {results['moto']['ratio_restart_over_reset']}×")
+    if "init" in results:
+        ratios.append(f"init from the mirror / through a plugin cache: "
+                      f"{results['init']['ratio_mirror_over_cache']}×")
+    if "validate" in results:
+        v = results["validate"]
+        ratios.append(f"`kit validate order-pipeline`: {v['jobs_1']['seconds']} s with "
+                      f"--jobs 1, {v['jobs_2']['seconds']} s with --jobs 2 "
+                      f"({v['jobs_2']['runs']} runs; speed-up {v['speedup_jobs_2']}×; "
+                      f"{v['jobs_2']['rows_as_expected']}/{v['jobs_2']['rows']} rows as "
+                      "expected)")
+    if "gateway" in results:
+        ratios += [f"gateway, {kind}: {g['direct_ms']} ms direct, {g['gateway_ms']} ms "
+                   f"through it (+{g['overhead_ms']} ms, {g['ratio']}×)"
+                   for kind, g in results["gateway"].items()]
+    lines += ["### Ratios and totals", "", *(f"- {r}" for r in ratios)]
+    return "\n".join(lines) + "\n"
+
+
+def write_doc(results: dict[str, Any]) -> None:
+    """Replace the generated block of docs/benchmarks.md."""
+    text = DOC.read_text()
+    block = f"<!-- bench:begin -->\n{markdown(results)}<!-- bench:end -->"
+    new, count = re.subn(r"<!-- bench:begin -->.*?<!-- bench:end -->", lambda _: block, text,
+                         flags=re.S)
+    if count != 1:
+        raise SystemExit(f"{DOC}: expected one bench:begin/bench:end block")
+    DOC.write_text(new)
+
+
 def main() -> None:
-    """Run every benchmark and write bench/results.json."""
-    results: dict[str, object] = {
+    """Run the benchmarks asked for; write bench/results.json and docs/benchmarks.md."""
+    terraform = subprocess.run([settings.terraform_binary() or "terraform", "version"],
+                               capture_output=True, text=True, check=False).stdout
+    results: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d"),
+        "command": "make bench" + (f" BENCH_PARTS={os.environ['BENCH_PARTS']}"
+                                   if "BENCH_PARTS" in os.environ else ""),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform()},
+                    "platform": platform.platform(),
+                    "terraform": terraform.splitlines()[0] if terraform else None},
         "repeats": REPEATS,
     }
     if "sandbox" in PARTS:
         results["sandbox_start_stop"] = timed(sandbox_cycle)
     if "moto" in PARTS:
         with tempfile.TemporaryDirectory() as tmp:
-            moto = results["moto"] = moto_reset_vs_restart(Path(tmp))
-        results["ratio_restart_over_reset"] = round(
-            moto["restart"]["median"] / moto["reset"]["median"], 1)
-    with Sandbox(provider=True) as sandbox:
-        if "foundation" in PARTS:
-            results["foundation_stack"] = apply_cycle(sandbox)
-        if "golden" in PARTS:
-            results["golden_order_pipeline"] = golden_runs(sandbox)
+            results["moto"] = moto_reset_vs_restart(Path(tmp))
+    if PARTS & {"init", "foundation", "golden"}:
+        with Sandbox(provider=True) as sandbox:
+            if "init" in PARTS:
+                results["init"] = init_modes(sandbox)
+            if "foundation" in PARTS:
+                results["foundation_stack"] = apply_cycle(sandbox)
+            if "golden" in PARTS:
+                results["golden_order_pipeline"] = golden_runs(sandbox)
+    if "validate" in PARTS:
+        results["validate"] = validate_serial_vs_parallel()
+    if "gateway" in PARTS:
+        results["gateway"] = gateway_overhead.main(300)
     path = ROOT / "bench" / "results.json"
-    path.write_text(json.dumps(results, indent=2))
-    print(json.dumps(results, indent=2))
-    print(f"written: {path}")
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    write_doc(results)
+    print(markdown(results))
+    print(f"written: {path} and {DOC}")
 
 
 if __name__ == "__main__":

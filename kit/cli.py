@@ -1,9 +1,12 @@
-"""The `kit` command: doctor, setup, and (as they land) eval, validate, drill, list."""
+"""The `kit` command: doctor, setup, list, eval, validate."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -11,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kit.deploy import toolchain
-from kit.errors import InputError, KitError, SolutionError
+from kit.errors import InputError, KitError, SolutionError, describe_os_error
 
 console = Console(stderr=True)
 
@@ -127,6 +130,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="log each run's stages to stderr as they begin")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
@@ -151,9 +156,18 @@ COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": 
             "validate": cmd_validate}
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                            format="%(asctime)s %(message)s")
+    # SIGTERM (a CI timeout, `kill`) cleans up like Ctrl-C instead of dying mid-run.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
@@ -167,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KitError as exc:
         console.print(f"[red]error[/]: {exc}")
+        return EXIT_ERROR
+    except OSError as exc:
+        places = f"--out {getattr(args, 'out', '')} or TMPDIR {tempfile.gettempdir()}"
+        console.print(f"[red]error[/]: {describe_os_error(exc, places)}")
         return EXIT_ERROR
 
 

@@ -30,3 +30,11 @@ class SolutionError(Exception):
     """The solution under test is at fault (invalid HCL, apply error): outcome `fail`."""
 
     outcome = "fail"
+
+
+def describe_os_error(exc: OSError, places: str = "") -> str:
+    """'<file>: <reason>' for an OS error the kit hit (a full disk, a permission);
+    `places` says where the kit was writing when the error names no file."""
+    if exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return f"{exc.strerror or exc}" + (f" (writing under {places})" if places else "")

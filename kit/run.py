@@ -1,13 +1,16 @@
 """One run: (scenario, solution, fault, seed) through the whole pipeline, all disposable.
 
-sandbox -> deploy -> bind -> workload + fault -> recover -> observe -> check -> report.
+Stages: sandbox -> gate -> init -> apply -> bind -> workload (+ fault) -> recover -> observe
+-> teardown -> check; each is timed (RunResult.timings) and logged as it begins.
 Everything that waits is bounded here; the checkers only read the recorded history.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import logging
 import shutil
 import tempfile
 import threading
@@ -18,13 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from kit.checks import CheckResult, run_checks, worst
+from kit.checks.workers import WORKERS_START
 from kit.deploy import gate, inspect
 from kit.deploy.terraform import DeployFailure, Terraform
-from kit.errors import KitError, SolutionError
+from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FaultContext, Nemesis
 from kit.gateway.server import Gateway
 from kit.history import FinalState, History
 from kit.sandbox import Sandbox
+from kit.sandbox.netns import WorkerNetwork
 from kit.scenario import MODULES, Scenario
 from kit.workload import aws, final, iam_state
 from kit.workload.observer import Observer
@@ -32,6 +37,7 @@ from kit.workload.producer import Producer, plan
 from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
+log = logging.getLogger(__name__)
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
 GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
@@ -63,13 +69,15 @@ class RunResult:
 
 
 class _Stages:
-    """Times each stage of the run."""
+    """Times each stage of the run and logs when each one begins."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str) -> None:
+        self.label = label
         self.timings: dict[str, float] = {}
 
     @contextlib.contextmanager
     def __call__(self, name: str) -> Iterator[None]:
+        log.info("%s: stage %s", self.label, name)
         started = time.monotonic()
         try:
             yield
@@ -82,7 +90,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
     """Run the pipeline once; never raises for the solution's faults or the kit's errors."""
     result = RunResult(scenario.name, str(solution), fault, seed, "error",
                        run_dir=str(run_dir))
-    stage = _Stages()
+    stage = _Stages(f"{fault} seed {seed}")
     recorder = Recorder()
     run_dir.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="kit-run-"))
@@ -97,12 +105,19 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                     sandbox.toxiproxy.reset()
             history = _pipeline(scenario, solution, fault, seed, run_dir, work, sandbox,
                                 recorder, stage, stack)
+            with stage("teardown"):
+                stack.close()
         history.save(run_dir / "history.json")
         with stage("check"):
             result.results = _judge(scenario, history)
         result.outcome = worst(result.results.values())
     except KitError as exc:
         result.error = str(exc)
+    except OSError as exc:  # e.g. a full disk under the run or work directory
+        result.error = describe_os_error(exc)
+    except KeyboardInterrupt:
+        result.outcome, result.error = "error", "interrupted before the run finished: no verdict"
+        raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
         result.timings = stage.timings
@@ -117,7 +132,10 @@ def _judge(scenario: Scenario, history: History) -> dict[str, CheckResult]:
         return run_checks(history, {"deploy.allowed_constructs": {}})
     if not all(op.value.get("ok") for op in history.of_kind("deploy")):
         return run_checks(history, {k: {} for k in GATE_AND_DEPLOY})
-    return run_checks(history, {k: {} for k in GATE_AND_DEPLOY} | scenario.params)
+    always = {k: {} for k in (*GATE_AND_DEPLOY, WORKERS_START)}
+    if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
+        return run_checks(history, always)
+    return run_checks(history, always | scenario.params)
 
 
 def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
@@ -135,16 +153,15 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
         if violations:
             recorder.record("kit", "gate", violations=violations)
             return recorder.history(None)
-    with stage("deploy"):
+    def failed(stage_name: str, diagnostics: str) -> History:
+        recorder.record("kit", "deploy", ok=False, stage=stage_name, diagnostics=[diagnostics])
+        return recorder.history(None)
+
+    with stage("init"):
         recorder.record("kit", "phase", name="deploy")
         harness = aws.harness_credentials(moto)
         tf = Terraform(solution, work,
                        reattach=sandbox.provider.reattach if sandbox.provider else None)
-        def failed(stage_name: str, diagnostics: str) -> History:
-            recorder.record("kit", "deploy", ok=False, stage=stage_name,
-                            diagnostics=[diagnostics])
-            return recorder.history(None)
-
         try:
             tf.configure(moto)
             tf.init()
@@ -159,6 +176,7 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
             f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
         if unparsed:
             return recorder.history(None)
+    with stage("apply"):
         try:
             tf.apply({"harness_principal_arn": aws.HARNESS_ARN})
             outputs = tf.outputs()
@@ -175,6 +193,13 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
         db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}", f"127.0.0.1:{sandbox.postgres.port}")
         gateway = stack.enter_context(Gateway(moto, recorder))
         sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
+        # Workers see only these two ports (where the machine allows a namespace).
+        network = WorkerNetwork.create([db_proxy.port, sqs_proxy.port])
+        if network:
+            stack.callback(network.close)
+            for proxy in (db_proxy, sqs_proxy):
+                proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        recorder.record("kit", "confinement", network="namespace" if network else "host")
         producer_creds = aws.assume(moto, harness, outputs["producer_role_arn"], "producer")
         _register(gateway, producer_creds, "producer", outputs["producer_role_arn"])
         home = work / "worker-home"
@@ -198,12 +223,13 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
     load = scenario.workload
     the_plan = plan(seed, load.orders, load.customers, load.duplicate_sends, load.poison)
     observer = Observer(sandbox.postgres.dsn(dbname), recorder)
+    stopping = threading.Event()
     supervisor = Supervisor(scenario.contract.worker.command, tf.dir, env,
                             scenario.contract.worker.replicas, session_for, run_dir, recorder,
-                            scenario.contract.worker.stop_grace_seconds)
+                            scenario.contract.worker.stop_grace_seconds, stopping,
+                            network.enter if network else None)
     producer = Producer(aws.client("sqs", gateway.url, producer_creds), outputs["queue_url"],
                         the_plan, load.send_interval_seconds, recorder)
-    stopping = threading.Event()
     nemesis = Nemesis(FaultContext(scenario.faults[fault], recorder, supervisor, gateway,
                                    db_proxy, sqs_proxy, stopping, outputs["worker_role_arn"],
                                    the_plan.single_send_orders))
@@ -215,16 +241,18 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
                 thread.start()
             producer.join(timeout=len(the_plan.bodies) * (load.send_interval_seconds + 5))
             nemesis.done.wait(timeout=300)
-        with stage("recover"):
-            recorder.record("kit", "phase", name="recover")
-            _await_quiescence(admin_sqs, outputs["queue_url"], the_plan.valid_order_ids,
-                              observer, scenario.quiescence_timeout_seconds)
+        if not supervisor.crash_looped:  # nothing can recover: no worker ever ran
+            with stage("recover"):
+                recorder.record("kit", "phase", name="recover")
+                _await_quiescence(admin_sqs, outputs["queue_url"], the_plan.valid_order_ids,
+                                  observer, scenario.quiescence_timeout_seconds)
     finally:
         stopping.set()
         producer.stopping.set()
         supervisor.stop()
         observer.stop()
-        nemesis.join(timeout=30)
+        if nemesis.ident is not None:  # a Ctrl-C may come before it started
+            nemesis.join(timeout=30)
     for thread in (producer, nemesis, supervisor, observer):
         if thread.error is not None:
             raise thread.error if isinstance(thread.error, KitError) else KitError(

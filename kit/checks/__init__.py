@@ -15,6 +15,7 @@ from kit.checks import (
     idempotency,
     least_privilege,
     recovery,
+    workers,
 )
 from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
 
@@ -30,6 +31,7 @@ REGISTRY: dict[str, Checker] = {
     "rds.hardening": hardening.check_rds_hardening,
     "iam.required_access": least_privilege.check_required_access,
     "iam.least_privilege": least_privilege.check_least_privilege,
+    "workload.workers_start": workers.check_workers_start,
 }
 
 DEFAULT_PARAMS: dict[str, dict[str, object]] = {
@@ -44,6 +46,7 @@ DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "rds.hardening": dict(hardening.DEFAULTS),
     "iam.required_access": dict(least_privilege.REQUIRED_DEFAULTS),
     "iam.least_privilege": dict(least_privilege.LEAST_DEFAULTS),
+    "workload.workers_start": {},
 }
 
 __all__ = ["DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict", "run_checks",

@@ -40,6 +40,8 @@ class Nemesis(threading.Thread):
                                        f"implemented: {', '.join(sorted(FAULTS))}")
             wait_for(ctx, lambda: len(_recorded(ctx)) >= spec.trigger.after_recorded,
                      TRIGGER_TIMEOUT, f"{spec.trigger.after_recorded} orders recorded")
+            if ctx.stopping.is_set():
+                return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind]()
             detail: dict[str, Any] = fault.start(ctx)
             ctx.recorder.record("nemesis", "fault_start", fault=spec.kind, detail=detail)

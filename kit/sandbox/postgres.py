@@ -75,7 +75,9 @@ class PostgresCluster:
         copy = subprocess.run(["cp", "-a", str(_template(bindir, user)), str(data)],
                               capture_output=True, text=True, check=False)
         if copy.returncode != 0:
-            raise SandboxError(f"copying the cluster template failed: {copy.stderr}")
+            first, *more = copy.stderr.strip().splitlines() or ["(no output)"]
+            raise SandboxError(f"copying the cluster template into {data} failed: {first}"
+                               + (f" (and {len(more)} more lines)" if more else ""))
         self.port = free_port()
         argv = [str(bindir / "postgres"), "-D", str(data), "-p", str(self.port),
                 "-k", str(self.root)]

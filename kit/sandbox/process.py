@@ -48,7 +48,8 @@ class ManagedProcess:
         try:
             self.popen = subprocess.Popen(
                 list(argv), stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                env=env, cwd=cwd, user=user, start_new_session=True,
+                # In the sandbox's directory by default: nothing of it runs anywhere else.
+                env=env, cwd=cwd or log_path.parent, user=user, start_new_session=True,
                 preexec_fn=die_with_parent,
             )
         except OSError as exc:

@@ -7,6 +7,7 @@ drive the same server; it also depends on the `future` py2 shim and was last rel
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ class Proxy:
         self.server = server
         self.name = name
         self.port = port
+        # Told of every enable/disable: the workers' namespace relay mirrors it.
+        self.mirrors: list[Callable[[bool], None]] = []
 
     @property
     def address(self) -> str:
@@ -90,3 +93,5 @@ class Proxy:
     def set_enabled(self, enabled: bool) -> None:
         """Enable or disable the proxy (disabled: connections are refused and cut)."""
         self.server._call("POST", f"/proxies/{self.name}", {"enabled": enabled})
+        for mirror in self.mirrors:
+            mirror(enabled)

@@ -47,4 +47,5 @@ class Observer(threading.Thread):
     def stop(self) -> None:
         """Stop after one last poll."""
         self.stopping.set()
-        self.join(timeout=10)
+        if self.ident is not None:  # a Ctrl-C may come before it started
+            self.join(timeout=10)

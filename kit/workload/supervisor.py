@@ -1,4 +1,10 @@
-"""Runs the solution's worker processes as the worker role and restarts any that exits."""
+"""Runs the solution's worker processes as the worker role and restarts any that exits.
+
+A worker command that never gets going (every slot exits CRASH_EXITS times by itself, no
+incarnation stays up STARTUP_SECONDS, no order is recorded) is a crash loop: recorded with
+the exit codes and the last lines of each worker's output, and the run stops early instead
+of waiting out its timeouts.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,9 @@ from kit.sandbox.process import die_with_parent, signal_group
 from kit.workload.recorder import Recorder
 
 RESTART_BACKOFF_MAX = 1.0
+STARTUP_SECONDS = 3.0
+CRASH_EXITS = 3
+TAIL_LINES = 10
 
 
 class Supervisor(threading.Thread):
@@ -26,7 +35,8 @@ class Supervisor(threading.Thread):
 
     def __init__(self, command: Sequence[str], cwd: Path, env: dict[str, str], replicas: int,
                  session_for: Callable[[str], dict[str, str]], logdir: Path,
-                 recorder: Recorder, grace: float) -> None:
+                 recorder: Recorder, grace: float, stopping: threading.Event,
+                 enter: Callable[[], None] | None = None) -> None:
         super().__init__(name="supervisor", daemon=True)
         # `python` in the contract means the kit's interpreter (boto3 and psycopg installed).
         self.command = [sys.executable if c == "python" else c for c in command]
@@ -34,8 +44,16 @@ class Supervisor(threading.Thread):
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)
         self.procs: dict[int, tuple[str, subprocess.Popen[bytes]]] = {}
+        self.started_at: dict[int, float] = {}
         self.incarnations = [0] * replicas
         self.stopping = threading.Event()
+        # Set on a crash loop: the whole run stops.
+        self.run_stopping = stopping
+        self.enter = enter  # run in each worker before exec (the network namespace)
+        self.crash_looped = False
+        self._killed: set[str] = set()
+        self._healthy = False
+        self._early_exits: list[list[dict[str, object]]] = [[] for _ in range(replicas)]
         self._lock = threading.Lock()
         self.error: Exception | None = None
 
@@ -46,10 +64,11 @@ class Supervisor(threading.Thread):
         log = (self.logdir / f"worker-{slot}.log").open("ab")
         proc = subprocess.Popen(self.command, cwd=self.cwd, env=env, stdout=log,
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, preexec_fn=die_with_parent)
+                                start_new_session=True, preexec_fn=self._preexec)
         log.close()
         with self._lock:
             self.procs[slot] = (name, proc)
+            self.started_at[slot] = time.monotonic()
         self.recorder.record("kit", "worker_start", worker=name, pid=proc.pid)
 
     def run(self) -> None:
@@ -62,14 +81,44 @@ class Supervisor(threading.Thread):
                     name, proc = self.procs[slot]
                     code = proc.poll()
                     if code is None:
+                        if time.monotonic() - self.started_at[slot] >= STARTUP_SECONDS:
+                            self._healthy = True
                         continue
                     self._exited(name, proc, code)
+                    if self._crash_loop(slot, name, code):
+                        return
                     # A worker that dies at once is restarted with growing backoff.
                     backoff[slot] = min(max(backoff[slot] * 2, 0.05), RESTART_BACKOFF_MAX)
                     if not self.stopping.wait(backoff[slot]):
                         self._start(slot)
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
+
+    def _preexec(self) -> None:
+        die_with_parent()
+        if self.enter:
+            self.enter()
+
+    def _crash_loop(self, slot: int, name: str, code: int) -> bool:
+        """Count an early exit of `slot`; record and stop the run on a crash loop."""
+        if self._healthy or name in self._killed or any(
+                op["kind"] == "recorded" for op in self.recorder.snapshot()):
+            self._healthy = True
+            return False
+        lived = round(time.monotonic() - self.started_at[slot], 2)
+        self._early_exits[slot].append({"worker": name, "code": code, "lived_seconds": lived})
+        if min(len(exits) for exits in self._early_exits) < CRASH_EXITS:
+            return False
+        self.crash_looped = True
+        self.run_stopping.set()  # before the record: waiters woken by it must see the stop
+        self.recorder.record("kit", "crash_loop", exits=sum(self._early_exits, []), output={
+            f"worker-{s}": self._tail(s) for s in range(self.replicas)})
+        return True
+
+    def _tail(self, slot: int) -> list[str]:
+        log = self.logdir / f"worker-{slot}.log"
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        return lines[-TAIL_LINES:]
 
     def _exited(self, name: str, proc: subprocess.Popen[bytes], code: int) -> None:
         signal_group(proc.pid, signal.SIGKILL)  # its children, if any, go with it
@@ -87,6 +136,7 @@ class Supervisor(threading.Thread):
             found = [proc for n, proc in self.procs.values() if n == name]
         if not found or found[0].poll() is not None:
             return False
+        self._killed.add(name)
         os.kill(found[0].pid, signal.SIGKILL)
         return True
 

@@ -1,4 +1,4 @@
-"""Process and port inspection for leak tests (reads /proc: no extra dependency)."""
+"""Process, port and temp-dir inspection for leak tests."""
 
 from __future__ import annotations
 
@@ -46,3 +46,38 @@ def eventually(condition, timeout: float = 5.0) -> bool:  # noqa: ANN001
             return False
         time.sleep(0.05)
     return True
+
+
+def living_under(root: Path) -> list[str]:
+    """Live processes whose working directory or command line is under `root`."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["pid", "name", "cwd", "cmdline", "status"]):
+        info = proc.info
+        if info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        places = [info["cwd"] or "", *(info["cmdline"] or [])]
+        if any(place.startswith(str(root)) for place in places):
+            found.append(f"{info['pid']} {info['name']} cwd={info['cwd']}")
+    return found
+
+
+def tree(pid: int) -> list[int]:
+    """`pid` and its live descendants."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        return [pid, *(child.pid for child in root.children(recursive=True))]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def listening_ports(pids: list[int]) -> set[int]:
+    """TCP ports the processes `pids` listen on."""
+    import psutil
+
+    wanted = set(pids)
+    return {conn.laddr.port for conn in psutil.net_connections(kind="tcp")
+            if conn.status == psutil.CONN_LISTEN and conn.pid in wanted}

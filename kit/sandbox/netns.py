@@ -1,0 +1,218 @@
+"""A private network namespace for the solution's workers: inside it, the only open ports are
+the contract's (the SQS and database proxies); the emulator, its admin API, PostgreSQL
+itself, Toxiproxy's API and the kit's gateway are out of reach.
+
+How: a short-lived thread unshares its network namespace (namespaces are per thread),
+brings its loopback up and opens the listening sockets there; a file descriptor keeps the
+namespace alive after the thread ends, and workers enter it before exec (setns). The kit
+relays each accepted connection to the same port on the host's loopback (Toxiproxy), so
+all traffic stays on loopback interfaces. Disabling a port closes its listener and cuts
+its connections, as Toxiproxy does, so a worker sees the same refusal either way.
+
+Written here, not taken from a library: Python 3.11 has no os.unshare/os.setns (3.12 has),
+and the maintained namespace tools (pyroute2, nsenter) start processes or speak netlink,
+where this needs two libc calls and one ioctl. Needs root (CAP_SYS_ADMIN); without it,
+`WorkerNetwork.create` returns None and the run records that workers were not confined.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import os
+import signal
+import socket
+import struct
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+CLONE_NEWNET = 0x40000000
+_SIOCGIFFLAGS, _SIOCSIFFLAGS = 0x8913, 0x8914
+_IFF_UP = 0x1
+_PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 24, 38
+_LAST_CAP = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+_CHUNK = 65536
+_libc = ctypes.CDLL("libc.so.6", use_errno=True)
+T = TypeVar("T")
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _in_thread(action: Callable[[], T]) -> T:
+    """Run `action` in a fresh thread (whose namespace changes die with it); return its result."""
+    box: dict[str, object] = {}
+
+    def body() -> None:
+        try:
+            box["value"] = action()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=body, name="netns")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def _loopback_up() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        ifreq = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, _SIOCGIFFLAGS, ifreq))[1]
+        fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
+
+
+def _listen(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(64)
+    return sock
+
+
+class WorkerNetwork:
+    """The workers' namespace, its listeners and the relays to the host's loopback."""
+
+    def __init__(self, ns_fd: int, ports: list[int]) -> None:
+        self.ns_fd = ns_fd
+        self._lock = threading.Lock()
+        self._listeners: dict[int, socket.socket] = {}
+        self._conns: dict[int, set[socket.socket]] = {port: set() for port in ports}
+        self._closed = False
+        for port in ports:
+            self.set_enabled(port, True)
+
+    @classmethod
+    def create(cls, ports: list[int]) -> WorkerNetwork | None:
+        """A namespace relaying `ports`; None where the machine does not allow one."""
+        def make() -> int:
+            _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
+            _loopback_up()
+            return os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fd = _in_thread(make)
+        except OSError:
+            return None
+        return cls(fd, ports)
+
+    def enter(self) -> None:
+        """In a worker, before exec: move into the namespace, for good."""
+        _check(_libc.setns(self.ns_fd, CLONE_NEWNET), "setns")
+        # With no capability left (bounding set emptied, so exec grants root none), not even
+        # a root worker can setns back out or reconfigure the namespace's network.
+        for cap in range(_LAST_CAP + 1):
+            _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+        _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(NO_NEW_PRIVS)")
+
+    def members(self) -> list[int]:
+        """Processes inside the namespace (workers and anything they left running)."""
+        ino = os.fstat(self.ns_fd).st_ino
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError):
+                    if os.stat(f"/proc/{entry}/ns/net").st_ino == ino:
+                        found.append(int(entry))
+        return found
+
+    def _in_namespace(self, action: Callable[[], T]) -> T:
+        def inside() -> T:
+            self.enter()
+            return action()
+        return _in_thread(inside)
+
+    def set_enabled(self, port: int, enabled: bool) -> None:
+        """Open `port` in the namespace, or refuse it and cut its connections."""
+        with self._lock:
+            if self._closed or enabled == (port in self._listeners):
+                return
+            if enabled:
+                listener = self._in_namespace(lambda: _listen(port))
+                self._listeners[port] = listener
+                threading.Thread(target=self._accept, args=(port, listener), daemon=True,
+                                 name=f"relay-{port}").start()
+                return
+            listener = self._listeners.pop(port)
+            cut = list(self._conns[port])
+        _shut(listener)
+        for conn in cut:
+            _shut(conn)
+
+    def _accept(self, port: int, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # the listener was closed: disabled or torn down
+            try:
+                upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                _shut(client)  # Toxiproxy refused it: so does the namespace
+                continue
+            with self._lock:
+                if port not in self._listeners:
+                    _shut(client)
+                    _shut(upstream)
+                    continue
+                self._conns[port] |= {client, upstream}
+            threading.Thread(target=self._relay, args=(port, client, upstream),
+                             daemon=True).start()
+
+    def _relay(self, port: int, client: socket.socket, upstream: socket.socket) -> None:
+        """Copy both ways until both ends are done, then close both."""
+        back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+        back.start()
+        _pump(client, upstream)
+        back.join()
+        with self._lock:
+            self._conns[port] -= {client, upstream}
+        _shut(client)
+        _shut(upstream)
+
+    def close(self) -> None:
+        """Kill what still runs inside (a worker's escaped daemon, say), close every
+        listener and connection, and release the namespace."""
+        for pid in self.members():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with self._lock:
+            self._closed = True
+            sockets = [*self._listeners.values(), *(c for s in self._conns.values() for c in s)]
+            self._listeners.clear()
+        for sock in sockets:
+            _shut(sock)
+        with contextlib.suppress(OSError):
+            os.close(self.ns_fd)
+
+    def __enter__(self) -> WorkerNetwork:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    """Copy src to dst until src ends (then half-close dst); on an error, cut both."""
+    try:
+        while data := src.recv(_CHUNK):
+            dst.sendall(data)
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        _shut(src)
+        _shut(dst)
+
+
+def _shut(sock: socket.socket) -> None:
+    """Wake any thread blocked on `sock`, then close it."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()

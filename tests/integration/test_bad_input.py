@@ -1,0 +1,184 @@
+"""Bad input and hostile conditions end as a clear `error` or `fail` and leave nothing behind.
+
+Each case runs the real `kit` CLI as a child process whose TMPDIR is a fresh directory, then
+looks for leftovers: processes living under that directory, ports the kit's processes
+listened on, files left in it, and a report that looks complete when it is not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kit import scenario
+from kit.sandbox.ports import is_listening
+from tests.conftest import ROOT
+from tests.integration.procs import alive, eventually, listening_ports, living_under, tree
+
+SCENARIO = scenario.load("order-pipeline")
+KIT = [sys.executable, "-m", "kit.cli"]
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    return {**os.environ, "TMPDIR": str(tmp)}
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    # Outside pytest's own (0700) tree: the sandbox's PostgreSQL runs as another user and
+    # must traverse every parent of TMPDIR, as it must on a user's machine.
+    path = Path(tempfile.mkdtemp(prefix="badinput-"))
+    path.chmod(0o711)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _dirs(tmp_path: Path) -> tuple[Path, Path]:
+    temp, out = tmp_path / "tmp", tmp_path / "runs"
+    temp.mkdir()
+    temp.chmod(0o711)
+    return temp, out
+
+
+def _assert_nothing_left(temp: Path) -> None:
+    assert eventually(lambda: not living_under(temp), timeout=15), living_under(temp)
+    assert sorted(os.listdir(temp)) == []
+
+
+def _golden_with_worker(tmp_path: Path, main: str | None) -> Path:
+    """A copy of the golden whose worker entry point is `main` (None: no worker package)."""
+    solution = tmp_path / "solution"
+    shutil.copytree(SCENARIO.golden, solution)
+    if main is None:
+        shutil.rmtree(solution / "worker")
+    else:
+        (solution / "worker" / "__main__.py").write_text(main)
+    return solution
+
+
+@pytest.mark.parametrize(("main", "said"), [
+    (None, "No module named worker"),
+    ("import sys\nprint('worker: QUEUE_URL is not a URL', file=sys.stderr)\nsys.exit(3)\n",
+     "QUEUE_URL is not a URL"),
+], ids=["does-not-start", "exits-at-once"])
+def test_a_worker_that_never_runs_fails_workers_start(tmp_path: Path, main: str | None,
+                                                      said: str) -> None:
+    temp, out = _dirs(tmp_path)
+    solution = _golden_with_worker(tmp_path, main)
+    done = subprocess.run([*KIT, "eval", "order-pipeline", "--solution", str(solution),
+                           "--fault", "db_outage", "--out", str(out)],
+                          env=_env(temp), capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads(next(out.rglob("report.json")).read_text())
+    verdicts = {i: r["verdict"] for i, r in report["runs"][0]["invariants"].items()}
+    assert verdicts == {"deploy.allowed_constructs": "pass", "deploy.applies": "pass",
+                        "workload.workers_start": "fail"}
+    assert said in report["runs"][0]["invariants"]["workload.workers_start"]["summary"]
+    _assert_nothing_left(temp)
+
+
+def _can(argv: list[str]) -> bool:
+    return subprocess.run(argv, capture_output=True, check=False).returncode == 0
+
+
+NETNS = _can(["unshare", "-n", "true"])
+MOUNTNS = _can(["unshare", "-m", "true"])
+
+
+@pytest.mark.skipif(not NETNS, reason="needs `unshare -n` (root) for a private port range")
+def test_exhausted_ports_are_a_clear_error(tmp_path: Path) -> None:
+    # In a private network namespace, every ephemeral port is really taken.
+    temp, out = _dirs(tmp_path)
+    script = (
+        "import socket, sys\n"
+        "from kit.cli import main\n"
+        "held = []\n"
+        "for port in (40000, 40001):\n"
+        "    s = socket.socket(); s.bind(('127.0.0.1', port)); s.listen(); held.append(s)\n"
+        f"sys.exit(main(['eval', 'order-pipeline', '--fault', 'none', '--out', '{out}']))\n")
+    done = subprocess.run(
+        ["unshare", "-n", "sh", "-c", "ip link set lo up && echo '40000 40001' > "
+         "/proc/sys/net/ipv4/ip_local_port_range && exec \"$0\" -c \"$1\"",
+         sys.executable, script],
+        env=_env(temp), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 3, done.stderr
+    assert "no free loopback port" in done.stderr
+    assert "Traceback" not in done.stderr
+    _assert_nothing_left(temp)
+
+
+@pytest.mark.skipif(not MOUNTNS, reason="needs `unshare -m` (root) for a small private tmpfs")
+@pytest.mark.parametrize("full", ["work", "out"])
+def test_a_full_disk_is_a_clear_error(tmp_path: Path, full: str) -> None:
+    # A 64 KB tmpfs, private to the child: the sandbox (~40 MB of PostgreSQL) cannot fit in
+    # it, and neither can a run's history and logs.
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    temp, out = _dirs(tmp_path)
+    if full == "work":
+        temp = disk
+    else:
+        out = disk / "runs"
+    kit = " ".join([*KIT, "eval", "order-pipeline", "--fault", "none", "--out", str(out)])
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {disk} && "
+         f"{kit}; echo \"rc=$?\"; ls -A {temp}"],
+        env=_env(temp), capture_output=True, text=True, timeout=300, cwd=ROOT)
+    lines = done.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("rc="))
+    rc_line, left = lines[at], lines[at + 1:]
+    assert rc_line == "rc=3", done.stdout + done.stderr
+    assert "No space left on device" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert left == []  # listed inside the namespace, before its tmpfs vanished
+    assert eventually(lambda: not living_under(temp), timeout=15), living_under(temp)
+
+
+STAGES = ["start", "sandbox", "gate", "init", "apply", "bind", "workload", "recover",
+          "observe", "teardown", "check"]
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
+                                                             stage: str) -> None:
+    temp, out = _dirs(tmp_path)
+    child = subprocess.Popen([*KIT, "-v", "eval", "order-pipeline", "--fault", "db_outage",
+                              "--out", str(out)],
+                             env=_env(temp), stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert child.stderr is not None
+    # `start`: the sandbox is starting (right after the reproduce line).
+    marker = "reproduce:" if stage == "start" else f": stage {stage}"
+    seen = []
+    for line in child.stderr:
+        seen.append(line)
+        if marker in line:
+            break
+    else:
+        pytest.fail(f"the run ended before stage {stage}: {''.join(seen)}")
+    pids = tree(child.pid)
+    ports = listening_ports(pids)
+    child.send_signal(signal.SIGINT)
+    rest = child.stderr.read()
+    assert child.wait(timeout=120) == 130, rest
+    assert "Traceback" not in rest
+    assert "interrupted" in rest
+    for pid in pids:
+        assert eventually(lambda pid=pid: not alive(pid), timeout=15), pid
+    for port in ports:
+        assert eventually(lambda port=port: not is_listening(port), timeout=15), port
+    _assert_nothing_left(temp)
+    # No report claims a verdict: the eval report is absent, a run result says why.
+    assert not list(out.rglob("report.json"))
+    for result in out.rglob("result.json"):
+        data = json.loads(result.read_text())
+        assert data["outcome"] == "error" and "interrupted" in data["error"], data

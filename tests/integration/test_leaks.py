@@ -1,0 +1,95 @@
+"""Fifty consecutive runs, every fault, one in five interrupted (Ctrl-C) at a different
+stage: after each run nothing of it is left (process, listening port, temp dir), and after
+each sandbox nothing at all."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from kit import scenario
+from kit.run import run_once
+from kit.sandbox import Sandbox
+from tests.integration.procs import listening_ports, living_under
+
+RUNS, PER_SANDBOX, INTERRUPT_EVERY = 50, 10, 5
+STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
+          "observe", "teardown", "check"]
+
+
+def _small() -> scenario.Scenario:
+    """order-pipeline with a short workload and short faults: the plumbing is what counts."""
+    sc = scenario.load("order-pipeline")
+    faults = {name: fault.model_copy(update={
+        "trigger": fault.trigger.model_copy(update={"after_recorded": 3}),
+        "duration_seconds": min(fault.duration_seconds, 2.0)})
+        for name, fault in sc.faults.items()}
+    workload = sc.workload.model_copy(update={"orders": 10, "duplicate_sends": 2,
+                                              "poison": 2, "send_interval_seconds": 0.05})
+    return sc.model_copy(update={"faults": faults, "workload": workload})
+
+
+class _CtrlC(logging.Handler):
+    """Sends this process SIGINT as the run logs the start of `stage`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stage: str | None = None
+        self.fired = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.stage and record.getMessage().endswith(f": stage {self.stage}"):
+            self.fired = True
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+@pytest.mark.timeout(1500)
+def test_fifty_runs_leave_no_process_port_or_temp_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sc = _small()
+    temp = Path(tempfile.mkdtemp(prefix="leaks-"))
+    temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    ctrl_c = _CtrlC()
+    logger = logging.getLogger("kit.run")
+    logger.addHandler(ctrl_c)
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    own_ports = listening_ports([os.getpid()])
+    faults = list(sc.faults)
+    outcomes: dict[str, int] = {}
+    try:
+        for first in range(0, RUNS, PER_SANDBOX):
+            with Sandbox(provider=True) as sandbox:
+                kept = set(os.listdir(temp))
+                for n in range(first, first + PER_SANDBOX):
+                    fault = faults[n % len(faults)]
+                    interrupted = n % INTERRUPT_EVERY == INTERRUPT_EVERY - 1
+                    ctrl_c.stage = STAGES[n // INTERRUPT_EVERY % len(STAGES)] \
+                        if interrupted else None
+                    ctrl_c.fired = False
+                    label = f"run {n} ({fault}, Ctrl-C at {ctrl_c.stage})"
+                    try:
+                        result = run_once(sc, sc.golden, fault, n, tmp_path / str(n), sandbox)
+                        outcome = result.outcome
+                    except KeyboardInterrupt:
+                        outcome = "interrupted"
+                    assert (outcome == "interrupted") == interrupted == ctrl_c.fired, label
+                    assert outcome != "error", f"{label}: {result.error}"
+                    outcomes[outcome] = outcomes.get(outcome, 0) + 1
+                    # Only the sandbox's own services and directory outlive a run.
+                    stray = [p for p in living_under(temp) if str(sandbox.workdir) not in p]
+                    assert not stray, f"{label}: {stray}"
+                    assert set(os.listdir(temp)) == kept, label
+                    assert listening_ports([os.getpid()]) == own_ports, label
+            assert not living_under(temp), living_under(temp)
+            assert os.listdir(temp) == []
+    finally:
+        logger.removeHandler(ctrl_c)
+        shutil.rmtree(temp, ignore_errors=True)
+    assert outcomes.get("interrupted") == RUNS // INTERRUPT_EVERY
