@@ -183,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[red]error[/]: {exc}")
         return EXIT_ERROR
     except OSError as exc:
-        places = f"--out {getattr(args, 'out', '')} or TMPDIR {tempfile.gettempdir()}"
+        places = " or ".join([*([f"--out {args.out}"] if hasattr(args, "out") else []),
+                              f"TMPDIR {tempfile.gettempdir()}"])
         console.print(f"[red]error[/]: {describe_os_error(exc, places)}")
         return EXIT_ERROR
 

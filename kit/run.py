@@ -191,8 +191,10 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
         dsn = sandbox.postgres.create_database(f"orders_{seed}_{int(time.time() * 1000)}")
         dbname = dsn.rsplit("/", 1)[1]
         db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}", f"127.0.0.1:{sandbox.postgres.port}")
+        stack.callback(db_proxy.delete)
         gateway = stack.enter_context(Gateway(moto, recorder))
         sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
+        stack.callback(sqs_proxy.delete)
         # Workers see only these two ports (where the machine allows a namespace).
         network = WorkerNetwork.create([db_proxy.port, sqs_proxy.port])
         if network:

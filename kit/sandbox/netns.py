@@ -26,6 +26,7 @@ import socket
 import struct
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -46,21 +47,9 @@ def _check(result: int, what: str) -> None:
 
 
 def _in_thread(action: Callable[[], T]) -> T:
-    """Run `action` in a fresh thread (whose namespace changes die with it); return its result."""
-    box: dict[str, object] = {}
-
-    def body() -> None:
-        try:
-            box["value"] = action()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
-            box["error"] = exc
-
-    thread = threading.Thread(target=body, name="netns")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["value"]  # type: ignore[return-value]
+    """Run `action` in a thread of its own, whose namespace changes die with it."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="netns") as pool:
+        return pool.submit(action).result()
 
 
 def _loopback_up() -> None:
@@ -103,9 +92,12 @@ class WorkerNetwork:
             return None
         return cls(fd, ports)
 
+    def _join(self) -> None:
+        _check(_libc.setns(self.ns_fd, CLONE_NEWNET), "setns")
+
     def enter(self) -> None:
         """In a worker, before exec: move into the namespace, for good."""
-        _check(_libc.setns(self.ns_fd, CLONE_NEWNET), "setns")
+        self._join()
         # With no capability left (bounding set emptied, so exec grants root none), not even
         # a root worker can setns back out or reconfigure the namespace's network.
         for cap in range(_LAST_CAP + 1):
@@ -125,7 +117,7 @@ class WorkerNetwork:
 
     def _in_namespace(self, action: Callable[[], T]) -> T:
         def inside() -> T:
-            self.enter()
+            self._join()  # this thread only: it ends with `action`
             return action()
         return _in_thread(inside)
 

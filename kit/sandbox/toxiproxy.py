@@ -57,8 +57,9 @@ class ToxiproxyServer:
         return proxy
 
     def reset(self) -> None:
-        """Enable every proxy and remove every toxic."""
-        self._call("POST", "/reset")
+        """Remove every proxy (a run deletes its own; this also clears an interrupted one's)."""
+        for name in self._call("GET", "/proxies") or {}:
+            self._call("DELETE", f"/proxies/{name}")
 
     def stop(self) -> None:
         """Stop the server."""
@@ -89,6 +90,10 @@ class Proxy:
     def remove_toxic(self, name: str) -> None:
         """Remove a toxic by name."""
         self.server._call("DELETE", f"/proxies/{self.name}/toxics/{name}")
+
+    def delete(self) -> None:
+        """Remove the proxy and free its port (a sandbox outlives many runs)."""
+        self.server._call("DELETE", f"/proxies/{self.name}")
 
     def set_enabled(self, enabled: bool) -> None:
         """Enable or disable the proxy (disabled: connections are refused and cut)."""

@@ -152,8 +152,10 @@ STAGES = ["start", "sandbox", "gate", "init", "apply", "bind", "workload", "reco
 def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
                                                              stage: str) -> None:
     temp, out = _dirs(tmp_path)
+    # Two runs: a Ctrl-C that lands just after a short stage of the first run (check takes
+    # ~0.1 s) interrupts the second one instead, so the eval never completes.
     child = subprocess.Popen([*KIT, "-v", "eval", "order-pipeline", "--fault", "db_outage",
-                              "--out", str(out)],
+                              "--repeat", "2", "--out", str(out)],
                              env=_env(temp), stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert child.stderr is not None
     # `start`: the sandbox is starting (right after the reproduce line).
@@ -177,8 +179,12 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
     for port in ports:
         assert eventually(lambda port=port: not is_listening(port), timeout=15), port
     _assert_nothing_left(temp)
-    # No report claims a verdict: the eval report is absent, a run result says why.
+    # No report claims a verdict: the eval report is absent, the interrupted run says why,
+    # and a run that finished before the Ctrl-C is complete.
     assert not list(out.rglob("report.json"))
-    for result in out.rglob("result.json"):
-        data = json.loads(result.read_text())
-        assert data["outcome"] == "error" and "interrupted" in data["error"], data
+    results = [json.loads(path.read_text()) for path in out.rglob("result.json")]
+    interrupted = [r for r in results
+                   if r["outcome"] == "error" and "interrupted" in (r["error"] or "")]
+    assert len(interrupted) == (0 if stage == "start" else 1), results
+    assert all(r in interrupted or (r["outcome"] == "pass" and r["invariants"])
+               for r in results), results

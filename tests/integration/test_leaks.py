@@ -1,6 +1,6 @@
 """Fifty consecutive runs, every fault, one in five interrupted (Ctrl-C) at a different
-stage: after each run nothing of it is left (process, listening port, temp dir), and after
-each sandbox nothing at all."""
+stage: after each run nothing of it is left (process, listening port, Toxiproxy proxy, temp
+dir), and after each sandbox nothing at all."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from kit import scenario
 from kit.run import run_once
 from kit.sandbox import Sandbox
-from tests.integration.procs import listening_ports, living_under
+from tests.integration.procs import listening_ports, living_under, tree
 
 RUNS, PER_SANDBOX, INTERRUPT_EVERY = 50, 10, 5
 STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
@@ -67,6 +67,9 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
         for first in range(0, RUNS, PER_SANDBOX):
             with Sandbox(provider=True) as sandbox:
                 kept = set(os.listdir(temp))
+                services = [pid for s in (sandbox.moto, sandbox.toxiproxy, sandbox.postgres)
+                            for pid in tree(s.process.pid)]
+                service_ports = listening_ports(services)  # Toxiproxy's: its API only
                 for n in range(first, first + PER_SANDBOX):
                     fault = faults[n % len(faults)]
                     interrupted = n % INTERRUPT_EVERY == INTERRUPT_EVERY - 1
@@ -87,6 +90,7 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
                     assert not stray, f"{label}: {stray}"
                     assert set(os.listdir(temp)) == kept, label
                     assert listening_ports([os.getpid()]) == own_ports, label
+                    assert listening_ports(services) == service_ports, label  # no proxy left
             assert not living_under(temp), living_under(temp)
             assert os.listdir(temp) == []
     finally:

@@ -1,0 +1,76 @@
+"""Summarise a `kit validate --repeat N` output directory: is the kill matrix identical
+across seeds? Writes the determinism block of docs/benchmarks.md.
+
+Usage:
+  .venv/bin/kit validate order-pipeline --repeat 10 --jobs 2 --out runs/det
+  .venv/bin/python bench/determinism.py runs/det/order-pipeline/validate-<stamp>
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kit import scenario  # noqa: E402
+from kit.checks import CheckResult  # noqa: E402
+from kit.run import RunResult  # noqa: E402
+from kit.validate import Row, plan_rows  # noqa: E402
+from kit.variants import load_all  # noqa: E402
+
+DOC = ROOT / "docs" / "benchmarks.md"
+
+
+def load_rows(out: Path, scenario_name: str = "order-pipeline") -> list[Row]:
+    """The matrix rows of a validate output directory, with every run read back."""
+    sc = scenario.load(scenario_name)
+    rows = plan_rows(sc, load_all(sc))
+    for row in rows:
+        for path in sorted((out / row.subject).glob(f"{row.fault}-seed*/result.json")):
+            data = json.loads(path.read_text())
+            row.runs.append(RunResult(
+                data["scenario"], data["solution"], data["fault"], data["seed"],
+                data["outcome"], {k: CheckResult(**v) for k, v in data["invariants"].items()},
+                data["error"]))
+        row.runs.sort(key=lambda r: r.seed)
+    return [row for row in rows if row.runs]
+
+
+def markdown(rows: list[Row], source: str) -> str:
+    """The kill matrix with, per row, the statuses over seeds and whether verdicts agree."""
+    runs = sum(len(r.runs) for r in rows)
+    seeds = sorted({run.seed for r in rows for run in r.runs})
+    lines = [f"`{source}`: {len(rows)} rows, {runs} runs, seeds {seeds[0]}–{seeds[-1]}.", "",
+             "| subject | fault | must fail | statuses | every invariant agrees |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        statuses = sorted(set(row.statuses))
+        counted = ", ".join(f"{s} ×{row.statuses.count(s)}" for s in statuses)
+        lines.append(f"| {row.subject} | {row.fault} | {', '.join(row.expected) or '–'} | "
+                     f"{counted} | {'no' if row.flaky else 'yes'} |")
+    good = sum(r.ok and not r.flaky for r in rows)
+    lines += ["", f"{good}/{len(rows)} rows as expected and identical across seeds."]
+    return "\n".join(lines) + "\n"
+
+
+def main(out: Path) -> None:
+    """Print the summary and write it into docs/benchmarks.md."""
+    rows = load_rows(out)
+    text = markdown(rows, f"kit validate order-pipeline --repeat "
+                          f"{max(len(r.runs) for r in rows)} --jobs 2")
+    doc = DOC.read_text()
+    new, count = re.subn(r"<!-- determinism:begin -->.*?<!-- determinism:end -->",
+                         lambda _: f"<!-- determinism:begin -->\n{text}<!-- determinism:end -->",
+                         doc, flags=re.S)
+    if count != 1:
+        raise SystemExit(f"{DOC}: expected one determinism:begin/end block")
+    DOC.write_text(new)
+    print(text)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
