@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 import tempfile
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from kit import interrupt
 from kit.deploy import toolchain
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 
@@ -156,10 +156,6 @@ COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": 
             "validate": cmd_validate}
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
@@ -167,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format="%(asctime)s %(message)s")
     # SIGTERM (a CI timeout, `kill`) cleans up like Ctrl-C instead of dying mid-run.
-    signal.signal(signal.SIGTERM, _interrupt)
+    interrupt.install()
     try:
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kit import interrupt
 from kit.checks import CheckResult, run_checks, worst
 from kit.checks.workers import WORKERS_START
 from kit.deploy import gate, inspect
@@ -77,6 +78,7 @@ class _Stages:
 
     @contextlib.contextmanager
     def __call__(self, name: str) -> Iterator[None]:
+        interrupt.checkpoint()
         log.info("%s: stage %s", self.label, name)
         started = time.monotonic()
         try:

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kit import interrupt
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
@@ -82,6 +83,7 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
         return local.sandbox
 
     def one(row: Row, run_seed: int) -> RunResult:
+        interrupt.checkpoint()
         run_dir = out / row.subject / f"{row.fault}-seed{run_seed}"
         with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:
             solution = scenario.golden if row.subject == "golden" else materialize(
@@ -94,8 +96,14 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
 
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="validate") as pool:
-            for future in [pool.submit(one, row, s) for row, s in tasks]:
-                future.result()
+            futures = [pool.submit(one, row, s) for row, s in tasks]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                for future in futures:  # a Ctrl-C must not wait for the rest of the matrix
+                    future.cancel()
+                raise
     finally:
         # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
         for sb in sandboxes:

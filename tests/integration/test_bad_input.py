@@ -29,7 +29,7 @@ KIT = [sys.executable, "-m", "kit.cli"]
 
 
 def _env(tmp: Path) -> dict[str, str]:
-    return {**os.environ, "TMPDIR": str(tmp)}
+    return {**os.environ, "TMPDIR": str(tmp), "PYTHONFAULTHANDLER": "1"}
 
 
 @pytest.fixture
@@ -144,6 +144,19 @@ def test_a_full_disk_is_a_clear_error(tmp_path: Path, full: str) -> None:
     assert eventually(lambda: not living_under(temp), timeout=15), living_under(temp)
 
 
+def _interrupt(child: subprocess.Popen[str], timeout: float) -> str:
+    """Ctrl-C the kit; its remaining stderr. A kit that hangs is failed with its stacks."""
+    child.send_signal(signal.SIGINT)
+    try:
+        rest = child.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)  # PYTHONFAULTHANDLER: every thread's stack
+        pytest.fail(f"the kit did not stop within {timeout:.0f} s of Ctrl-C:\n"
+                    + child.communicate()[1][-8000:])
+    assert child.returncode == 130, rest
+    return rest
+
+
 STAGES = ["start", "sandbox", "gate", "init", "apply", "bind", "workload", "recover",
           "observe", "teardown", "check"]
 
@@ -169,9 +182,7 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
         pytest.fail(f"the run ended before stage {stage}: {''.join(seen)}")
     pids = tree(child.pid)
     ports = listening_ports(pids)
-    child.send_signal(signal.SIGINT)
-    rest = child.stderr.read()
-    assert child.wait(timeout=120) == 130, rest
+    rest = _interrupt(child, timeout=120)
     assert "Traceback" not in rest
     assert "interrupted" in rest
     for pid in pids:
@@ -188,3 +199,19 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
     assert len(interrupted) == (0 if stage == "start" else 1), results
     assert all(r in interrupted or (r["outcome"] == "pass" and r["invariants"])
                for r in results), results
+
+
+def test_ctrl_c_stops_a_parallel_validate_without_running_the_rest(tmp_path: Path) -> None:
+    temp, out = _dirs(tmp_path)
+    child = subprocess.Popen([*KIT, "-v", "validate", "order-pipeline", "--jobs", "2",
+                              "--out", str(out)],
+                             env=_env(temp), stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert child.stderr is not None
+    for line in child.stderr:
+        if ": stage workload" in line:
+            break
+    # The matrix has 20 runs; the two running stop as their next stage begins.
+    rest = _interrupt(child, timeout=180)
+    assert "Traceback" not in rest
+    assert len(list(out.rglob("result.json"))) <= 2
+    _assert_nothing_left(temp)
