@@ -194,7 +194,8 @@ def _s(entry: dict[str, float] | None) -> str:
     """'median (min–max)' in seconds."""
     if not entry:
         return "–"
-    return f"{entry['median']:.2f} ({entry['min']:.2f}–{entry['max']:.2f})"
+    digits = 3 if entry["max"] < 0.1 else 2
+    return f"{entry['median']:.{digits}f} ({entry['min']:.{digits}f}–{entry['max']:.{digits}f})"
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -219,10 +220,13 @@ def markdown(results: dict[str, Any]) -> str:
     if "moto" in results:
         simple += [("moto reset (between runs)", results["moto"]["reset"]),
                    ("moto restart", results["moto"]["restart"])]
+    modes = {"reattach": "attached to the sandbox's provider (a run)",
+             "mirror": "from the offline mirror",
+             "mirror_plugin_cache": "from the mirror through a plugin cache"}
     for mode, entry in results.get("init", {}).items():
         if isinstance(entry, dict):
-            simple.append((f"terraform init, {mode.replace('_', ' + ')} "
-                           f"(.terraform: {entry['dot_terraform_mb']} MB)", entry))
+            simple.append((f"terraform init of the golden, {modes[mode]}; .terraform holds "
+                           f"{entry['dot_terraform_mb']} MB (links)", entry))
     for stage, entry in results.get("foundation_stack", {}).items():
         simple.append((f"foundation test stack: {stage}", entry))
     lines += ["### Pieces", "", _row(["what", "seconds"]), _row(["---", "---"])]
