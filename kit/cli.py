@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format="%(asctime)s %(message)s")
-    # SIGTERM (a CI timeout, `kill`) cleans up like Ctrl-C instead of dying mid-run.
+    # Ctrl-C and SIGTERM (a CI timeout, `kill`) stop every run cleanly, even mid-stage.
     interrupt.install()
     try:
         return COMMANDS[args.command](args)

@@ -1,13 +1,15 @@
 """Ctrl-C (or SIGTERM) always stops the kit: at once, or as the next stage of a run begins.
 
 Python raises KeyboardInterrupt wherever the main thread happens to be. That can be inside
-a garbage-collector callback, where it is printed as "Exception ignored" and dropped; and
-the threads of `kit validate --jobs` never see it at all. So the handler also sets a flag,
-and every run checks it as each stage begins (`checkpoint`), in every thread.
+a garbage-collector callback, where it is printed as "Exception ignored" and dropped, or
+inside logging's lock, which it then never releases; and the threads of `kit validate
+--jobs` never see it at all. So the handler also sets a flag, and every run checks it as
+each stage begins (`checkpoint`), in every thread.
 """
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 import threading
@@ -19,6 +21,10 @@ requested = threading.Event()
 
 def _handler(signum: int, frame: FrameType | None) -> None:
     requested.set()
+    # Raising between logging's `_lock.acquire()` and its `try:` would leak that lock and
+    # deadlock every thread that logs (seen in CI). The next checkpoint raises instead.
+    if logging._lock._is_owned():  # type: ignore[attr-defined]
+        return
     raise KeyboardInterrupt
 
 
