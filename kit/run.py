@@ -95,12 +95,16 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
     stage = _Stages(f"{fault} seed {seed}")
     recorder = Recorder()
     run_dir.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="kit-run-"))
+    work: Path | None = None
     try:
+        with interrupt.deferred():  # so that `finally` knows every dir it must remove
+            work = Path(tempfile.mkdtemp(prefix="kit-run-"))
         with contextlib.ExitStack() as stack:
             if sandbox is None:
                 with stage("sandbox"):
-                    sandbox = stack.enter_context(Sandbox(provider=True))
+                    sandbox = Sandbox(provider=True)
+                    stack.push(sandbox)  # before it starts: a Ctrl-C as it returns stops it too
+                    sandbox.__enter__()
             else:
                 with stage("sandbox"):
                     sandbox.moto.reset()
@@ -121,7 +125,8 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
         result.outcome, result.error = "error", "interrupted before the run finished: no verdict"
         raise
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
         result.timings = stage.timings
         (run_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=2))
     return result
@@ -192,17 +197,20 @@ def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir
     with stage("bind"):
         dsn = sandbox.postgres.create_database(f"orders_{seed}_{int(time.time() * 1000)}")
         dbname = dsn.rsplit("/", 1)[1]
-        db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}", f"127.0.0.1:{sandbox.postgres.port}")
-        stack.callback(db_proxy.delete)
-        gateway = stack.enter_context(Gateway(moto, recorder))
-        sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
-        stack.callback(sqs_proxy.delete)
-        # Workers see only these two ports (where the machine allows a namespace).
-        network = WorkerNetwork.create([db_proxy.port, sqs_proxy.port])
-        if network:
-            stack.callback(network.close)
-            for proxy in (db_proxy, sqs_proxy):
-                proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        # Each of these is registered for teardown in the same breath as it is made.
+        with interrupt.deferred():
+            db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}",
+                                               f"127.0.0.1:{sandbox.postgres.port}")
+            stack.callback(db_proxy.delete)
+            gateway = stack.enter_context(Gateway(moto, recorder))
+            sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
+            stack.callback(sqs_proxy.delete)
+            # Workers see only these two ports (where the machine allows a namespace).
+            network = WorkerNetwork.create([db_proxy.port, sqs_proxy.port])
+            if network:
+                stack.callback(network.close)
+                for proxy in (db_proxy, sqs_proxy):
+                    proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
         recorder.record("kit", "confinement", network="namespace" if network else "host")
         producer_creds = aws.assume(moto, harness, outputs["producer_role_arn"], "producer")
         _register(gateway, producer_creds, "producer", outputs["producer_role_arn"])

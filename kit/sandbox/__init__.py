@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
 
+from kit import interrupt
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.provider import ProviderServer
@@ -41,10 +42,11 @@ class Sandbox:
 
     def __enter__(self) -> Sandbox:
         try:
-            self.workdir = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+            with interrupt.deferred():
+                self.workdir = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+                self._stack.callback(shutil.rmtree, self.workdir, True)
             # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
             os.chmod(self.workdir, 0o711)
-            self._stack.callback(shutil.rmtree, self.workdir, True)
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
@@ -65,8 +67,9 @@ class Sandbox:
             # exits, so a pool thread must never be the parent.
             # The provider process is aimed at the emulator when it starts.
             extra = {"endpoint": started["moto"].url} if kind is ProviderServer else {}
-            started[name] = kind(self.workdir, **extra)
-            self._stack.callback(started[name].stop)
+            with interrupt.deferred():
+                started[name] = kind(self.workdir, **extra)
+                self._stack.callback(started[name].stop)
         with ThreadPoolExecutor(max_workers=len(started)) as pool:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:
                 future.result()

@@ -60,7 +60,9 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
     ctrl_c = _CtrlC()
     logger = logging.getLogger("kit.run")
     logger.addHandler(ctrl_c)
-    monkeypatch.setattr(logger, "level", logging.INFO)
+    level = logger.level
+    # setLevel, not the attribute: it also clears the cached "INFO is off" an earlier test left.
+    logger.setLevel(logging.INFO)
     own_ports = listening_ports([os.getpid()])
     faults = list(sc.faults)
     outcomes: dict[str, int] = {}
@@ -96,5 +98,6 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
             assert os.listdir(temp) == []
     finally:
         logger.removeHandler(ctrl_c)
+        logger.setLevel(level)
         shutil.rmtree(temp, ignore_errors=True)
     assert outcomes.get("interrupted") == RUNS // INTERRUPT_EVERY
