@@ -110,9 +110,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
-    console.print(f"reproduce: kit validate {sc.name} --repeat {args.repeat} --seed {args.seed}")
+    console.print(f"reproduce: kit validate {sc.name} --repeat {args.repeat} --seed {args.seed}"
+                  + "".join(f" --only {name}" for name in args.only or []))
     with console.status(f"validating {sc.name}") as status:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
+                        only=set(args.only) if args.only else None,
                         progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
@@ -148,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
     va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
     va.add_argument("--seed", type=int, default=1)
+    va.add_argument("--only", action="append", metavar="ROW",
+                    help="run only this row: golden or a variant name (repeatable)")
     va.add_argument("--out", default="runs")
     return parser
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kit import interrupt
+from kit.errors import InputError
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
@@ -66,6 +67,10 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel);
     `root` holds the variants (tests/adversarial reuses the same machinery)."""
     variants = {v.name: v for v in load_all(scenario, root)}
+    unknown = sorted((only or set()) - {"golden", *variants})
+    if unknown:
+        raise InputError(f"unknown row {unknown[0]!r} for {scenario.name}; known: "
+                         + ", ".join(["golden", *variants]))
     rows = [r for r in plan_rows(scenario, list(variants.values()), golden)
             if only is None or r.subject in only]
     tasks = [(row, seed + k) for row in rows for k in range(repeat)]

@@ -11,6 +11,8 @@ from kit import cli
     (["eval", "nosuch"], "unknown scenario 'nosuch'; known: order-pipeline"),
     (["eval", "order-pipeline", "--solution", "/nonexistent"], "/nonexistent does not exist"),
     (["eval", "order-pipeline", "--fault", "meteor"], "unknown fault 'meteor'"),
+    (["validate", "order-pipeline", "--only", "golden", "--only", "nosuch"],
+     "unknown row 'nosuch' for order-pipeline; known: golden, "),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
