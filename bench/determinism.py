@@ -9,20 +9,18 @@ Usage:
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.run import write_block  # noqa: E402
 from kit import scenario  # noqa: E402
 from kit.checks import CheckResult  # noqa: E402
 from kit.run import RunResult  # noqa: E402
 from kit.validate import Row, plan_rows  # noqa: E402
 from kit.variants import load_all  # noqa: E402
-
-DOC = ROOT / "docs" / "benchmarks.md"
 
 
 def load_rows(out: Path, scenario_name: str = "order-pipeline") -> list[Row]:
@@ -62,13 +60,7 @@ def main(out: Path) -> None:
     rows = load_rows(out)
     text = markdown(rows, f"kit validate order-pipeline --repeat "
                           f"{max(len(r.runs) for r in rows)} --jobs 2")
-    doc = DOC.read_text()
-    new, count = re.subn(r"<!-- determinism:begin -->.*?<!-- determinism:end -->",
-                         lambda _: f"<!-- determinism:begin -->\n{text}<!-- determinism:end -->",
-                         doc, flags=re.S)
-    if count != 1:
-        raise SystemExit(f"{DOC}: expected one determinism:begin/end block")
-    DOC.write_text(new)
+    write_block("determinism", text)
     print(text)
 
 

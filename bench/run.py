@@ -253,14 +253,14 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_doc(results: dict[str, Any]) -> None:
-    """Replace the generated block of docs/benchmarks.md."""
-    text = DOC.read_text()
-    block = f"<!-- bench:begin -->\n{markdown(results)}<!-- bench:end -->"
-    new, count = re.subn(r"<!-- bench:begin -->.*?<!-- bench:end -->", lambda _: block, text,
-                         flags=re.S)
+def write_block(name: str, text: str) -> None:
+    """Replace the `<!-- NAME:begin -->` … `<!-- NAME:end -->` block of docs/benchmarks.md."""
+    doc = DOC.read_text()
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    new, count = re.subn(f"{re.escape(begin)}.*?{re.escape(end)}",
+                         lambda _: f"{begin}\n{text}{end}", doc, flags=re.S)
     if count != 1:
-        raise SystemExit(f"{DOC}: expected one bench:begin/bench:end block")
+        raise SystemExit(f"{DOC}: expected one {name}:begin/{name}:end block")
     DOC.write_text(new)
 
 
@@ -296,7 +296,7 @@ def main() -> None:
         results["gateway"] = gateway_overhead.main(300)
     path = ROOT / "bench" / "results.json"
     path.write_text(json.dumps(results, indent=2) + "\n")
-    write_doc(results)
+    write_block("bench", markdown(results))
     print(markdown(results))
     print(f"written: {path} and {DOC}")
 
