@@ -15,6 +15,7 @@ from rich.table import Table
 from kit import interrupt
 from kit.deploy import toolchain
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
+from kit.report.show import show
 
 console = Console(stderr=True)
 
@@ -34,7 +35,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         else:
             missing += 1
             table.add_row(piece.name, "[red]missing[/]", f"fix: {piece.fix}")
-    Console().print(table)
+    show(table)
     if missing:
         console.print(f"[red]{missing} piece(s) missing.[/] Run the fix shown for each.")
         return EXIT_ERROR
@@ -91,14 +92,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     results.append(run_once(sc, solution.resolve(), fault, seed,
                                             out / f"{fault}-seed{seed}", sandbox))
                 console.print(f"{fault} (seed {seed}): {results[-1].outcome}")
-    Console().print(verdict_table(results))
+    show(verdict_table(results))
     for line in failures(results) + (agreement(results) if args.repeat > 1 else []):
         console.print(line)
     doc = document.build(sc, str(solution), results, command)
     document.write(doc, out / "report.json")
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
-    console.print(f"outcome: {doc['outcome']}, reward {doc['reward']}; reports in {out}")
+    console.print(f"outcome: {doc['outcome']}, {markdown.reward_line(doc)}; reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
 
 
@@ -118,7 +119,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                         progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
-    Console().print(kill_matrix(rows))
+    show(kill_matrix(rows, sc.reward))
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
     for row in bad:

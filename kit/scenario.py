@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from kit.checks import DEFAULT_PARAMS
 from kit.checks.params import ParamError, resolve
 from kit.errors import InputError
+from kit.report.reward import RewardSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -79,6 +80,7 @@ class Scenario(Strict):
     faults: dict[str, Fault]
     invariants: dict[str, dict[str, Any] | None]
     quiescence_timeout_seconds: float = Field(60, gt=0)
+    reward: RewardSpec = RewardSpec()
 
     @model_validator(mode="after")
     def _known_invariants(self) -> Scenario:
@@ -86,6 +88,10 @@ class Scenario(Strict):
         if unknown:
             raise ValueError(f"unknown invariant id(s) {', '.join(unknown)}; "
                              f"known: {', '.join(sorted(DEFAULT_PARAMS))}")
+        stray = sorted(set(self.reward.severities) - set(self.invariants))
+        if stray:
+            raise ValueError(f"reward.severities names invariant(s) the scenario does not "
+                             f"check: {', '.join(stray)}")
         if "none" not in self.faults:
             raise ValueError("faults must include `none` (the fault-free baseline run)")
         return self

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kit import interrupt
 from kit.errors import InputError
+from kit.report.reward import RewardSpec, reward
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
@@ -46,6 +47,12 @@ class Row:
     def ok(self) -> bool:
         want = "pass" if not self.expected else "killed"
         return bool(self.runs) and all(s == want for s in self.statuses)
+
+    def reward(self, spec: RewardSpec) -> float | None:
+        """The reward of this row's runs, as `kit eval` would compute it for them."""
+        return reward(spec, [{"fault": r.fault, "seed": r.seed, "outcome": r.outcome,
+                              "verdicts": {i: v.verdict for i, v in r.results.items()}}
+                             for r in self.runs])["reward"]
 
     @property
     def flaky(self) -> bool:

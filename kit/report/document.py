@@ -1,16 +1,19 @@
 """The report document: one versioned JSON structure every other format is rendered from.
 
-Format `kit.report/1`:
+Format `kit.report/2`:
   format, command (how to reproduce), scenario, solution, outcome (pass|fail|error),
-  reward (number in [0, 1] or null), runs: [
-    {fault, seed, outcome, error, reward, timings {stage: seconds}, run_dir,
+  reward (number in [0, 1] or null), reward_detail {reward, base, ceiling, capped,
+  capped_by [{fault, seed, invariant}], by_fault {fault: score|null}, judged_runs,
+  excluded_runs [{fault, seed}]}, runs: [
+    {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
      invariants {id: {id, verdict, summary, evidence, params}}}]
 
-Reward of a run = passed invariants / the scenario's invariants; a run that did not deploy
-judges only its deploy invariants, so the others count as not passed (reward 0 for a
-solution that does not deploy). A run with outcome `error` has reward null: the kit could
-not judge it, so it is neither rewarded nor punished. The document's reward is the mean over
-runs with a reward (null when there is none).
+The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
+a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the
+same, and runs the kit could not judge (outcome `error`) are excluded and counted.
+
+`kit.report/1` documents (reward = mean share of passed invariants per run) are still
+read by `load`, which recomputes the reward of `/2` from their verdicts.
 """
 
 from __future__ import annotations
@@ -21,34 +24,56 @@ from pathlib import Path
 from typing import Any
 
 from kit.checks import worst
+from kit.errors import InputError
+from kit.report.reward import RewardSpec, reward, run_score
 from kit.run import RunResult
 from kit.scenario import Scenario
 
-FORMAT = "kit.report/1"
+FORMAT = "kit.report/2"
+READS = ("kit.report/1", FORMAT)
 
 
-def run_reward(scenario: Scenario, run: RunResult) -> float | None:
-    """Passed invariants over the scenario's invariants; None for a run the kit could not judge."""
-    if run.outcome == "error":
-        return None
-    ids = set(scenario.invariants) | set(run.results)
-    passed = sum(1 for i in ids if i in run.results and run.results[i].verdict == "pass")
-    return round(passed / len(ids), 4) if ids else None
+def _verdicts(run: dict[str, Any]) -> dict[str, str]:
+    return {i: r["verdict"] for i, r in run["invariants"].items()}
+
+
+def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
+    """Fill in the reward fields of a document from its runs' verdicts."""
+    for run in doc["runs"]:
+        run.pop("reward", None)  # /1's per-run reward is not /2's score
+        run["score"] = None if run["outcome"] == "error" else run_score(spec, _verdicts(run))
+    detail = reward(spec, [run | {"verdicts": _verdicts(run)} for run in doc["runs"]])
+    return doc | {"format": FORMAT, "reward": detail["reward"], "reward_detail": detail}
 
 
 def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command: str
           ) -> dict[str, Any]:
     """The report document for a set of runs of one solution."""
-    rewards = [r for r in (run_reward(scenario, run) for run in runs) if r is not None]
-    return {
+    doc = {
         "format": FORMAT,
         "command": command,
         "scenario": scenario.name,
         "solution": solution,
         "outcome": worst([run.outcome for run in runs]) if runs else "error",
-        "reward": round(sum(rewards) / len(rewards), 4) if rewards else None,
-        "runs": [run.to_dict() | {"reward": run_reward(scenario, run)} for run in runs],
+        "runs": [run.to_dict() for run in runs],
     }
+    return _with_reward(doc, scenario.reward)
+
+
+def load(path: Path, spec: RewardSpec | None = None) -> dict[str, Any]:
+    """Read a report (`/1` or `/2`); a `/1` document gets `/2`'s reward, computed with
+    `spec` (the scenario's reward settings; the kit's defaults when None)."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the report: {exc}") from None
+    found = doc.get("format") if isinstance(doc, dict) else None
+    if found not in READS:
+        raise InputError(f"{path}: report format is {found!r}; this kit reads "
+                         f"{', '.join(READS)}")
+    if found == FORMAT:
+        return doc
+    return _with_reward(doc, spec or RewardSpec())
 
 
 def write(document: dict[str, Any], path: Path) -> Path:

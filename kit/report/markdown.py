@@ -15,12 +15,11 @@ def render(document: dict[str, Any]) -> str:
     ids: list[str] = []
     for run in runs:
         ids += [i for i in run["invariants"] if i not in ids]
-    reward = document["reward"]
     lines = [
         f"## kit: `{document['scenario']}`: {ICON[document['outcome']]}",
         "",
-        f"Solution `{document['solution']}`; reward "
-        f"{'n/a' if reward is None else f'{reward:.2f}'}. Reproduce: `{document['command']}`",
+        f"Solution `{document['solution']}`; {reward_line(document)}. "
+        f"Reproduce: `{document['command']}`",
         "",
         "| invariant | " + " | ".join(f"{r['fault']} (seed {r['seed']})" for r in runs) + " |",
         "| --- | " + " | ".join("---" for _ in runs) + " |",
@@ -43,6 +42,22 @@ def render(document: dict[str, Any]) -> str:
     if details:
         lines += ["", "### What failed", "", *details]
     return "\n".join(lines) + "\n"
+
+
+def reward_line(document: dict[str, Any]) -> str:
+    """The reward in one line: the value, why it is capped, and what was left out."""
+    detail = document["reward_detail"]
+    value = detail["reward"]
+    text = f"reward {'n/a' if value is None else f'{value:.2f}'}"
+    if detail["capped"]:
+        first = detail["capped_by"][0]
+        text += (f" (capped at {detail['ceiling']} x {detail['base']:.2f}: "
+                 f"`{first['invariant']}` failed under {first['fault']}")
+        more = len({c["invariant"] for c in detail["capped_by"]}) - 1
+        text += f" and {more} more)" if more > 0 else ")"
+    if detail["excluded_runs"]:
+        text += f"; {len(detail['excluded_runs'])} run(s) the kit could not judge left out"
+    return text
 
 
 def write(document: dict[str, Any], path: Path) -> Path:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
+from kit.report.reward import RewardSpec
 from kit.run import RunResult
 from kit.validate import Row
 
@@ -26,6 +27,10 @@ def verdict_table(results: Sequence[RunResult]) -> Table:
                              for r in results))
     table.add_row("[bold]outcome[/]", *(STYLE[r.outcome] for r in results))
     return table
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
 
 
 def failures(results: Sequence[RunResult]) -> list[str]:
@@ -55,10 +60,11 @@ def agreement(results: Sequence[RunResult]) -> list[str]:
     return lines
 
 
-def kill_matrix(rows: Sequence[Row]) -> Table:
-    """The kill matrix: each subject, its fault, what must fail, what did, per seed."""
+def kill_matrix(rows: Sequence[Row], spec: RewardSpec) -> Table:
+    """The kill matrix: each subject, its fault, what must fail, what did, per seed, and
+    the reward of the row's runs."""
     table = Table(title="kill matrix")
-    for name in ("subject", "fault", "must fail", "failed", "status"):
+    for name in ("subject", "fault", "must fail", "failed", "status", "reward"):
         table.add_column(name)
     for row in rows:
         failed = sorted({i for run in row.runs for i, r in run.results.items()
@@ -68,5 +74,6 @@ def kill_matrix(rows: Sequence[Row]) -> Table:
                                                      else "")
         colour = "green" if row.ok else "red"
         table.add_row(row.subject, row.fault, ", ".join(row.expected) or "(nothing)",
-                      ", ".join(failed) or "(nothing)", f"[{colour}]{shown}[/]")
+                      ", ".join(failed) or "(nothing)", f"[{colour}]{shown}[/]",
+                      _number(row.reward(spec)))
     return table

@@ -29,11 +29,14 @@ def _doc() -> dict:
 
 def test_document_outcome_and_reward() -> None:
     doc = _doc()
-    n = len(scenario.load("order-pipeline").invariants)
+    sc = scenario.load("order-pipeline")
+    n = len(sc.invariants)
     assert doc["format"] == document.FORMAT
     assert doc["outcome"] == "error"
-    assert [r["reward"] for r in doc["runs"]] == [1.0, round((n - 1) / n, 4), None]
-    assert doc["reward"] == round((1.0 + round((n - 1) / n, 4)) / 2, 4)
+    assert [r["score"] for r in doc["runs"]] == [1.0, (n - 1) / n, None]
+    # The lost order caps the reward; the errored run is left out and counted.
+    assert doc["reward"] == round(sc.reward.ceiling * (1.0 + (n - 1) / n) / 2, 4)
+    assert doc["reward_detail"]["excluded_runs"] == [{"fault": "db_outage", "seed": 1}]
 
 
 def test_junit_loads_and_failures_name_the_evidence(tmp_path: Path) -> None:
@@ -55,3 +58,18 @@ def test_markdown_has_the_table_and_the_evidence() -> None:
     assert "| `delivery.no_loss` | pass | **FAIL** | - |" in text
     assert "o-1-0003" in text
     assert "could not judge" in text
+
+
+def test_tables_off_a_terminal_are_never_cut(capsys) -> None:  # noqa: ANN001
+    from rich.table import Table
+
+    from kit.report.show import show
+
+    table = Table(title="t")
+    for name in ("invariant", *(f"fault-number-{n}\nseed 1" for n in range(9))):
+        table.add_column(name)
+    table.add_row("delivery.no_concurrent_processing", *(["[red]FAIL[/]"] * 9))
+    show(table)
+    out = capsys.readouterr().out
+    assert "delivery.no_concurrent_processing" in out and "…" not in out
+    assert "fault-number-8" in out and "\x1b[" not in out
