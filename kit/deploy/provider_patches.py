@@ -8,7 +8,8 @@ observation of the target state, only when KIT_EMULATOR_WAITERS=1 is set (the ki
 for every terraform command). It changes timing, never what is created or checked.
 
 Edits are applied to a copy of the module source (the module cache is never modified);
-each edit names an exact anchor and the build fails loudly if the anchor is gone.
+each edit names an exact anchor and the build fails loudly if the anchor is gone. A
+`Patch` may also trim the provider to a set of services (kit/deploy/provider_trim.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from kit.deploy import provider_trim
 from kit.errors import ToolchainError
 
 
@@ -29,6 +31,14 @@ class Edit:
     path: str
     anchor: str
     replacement: str
+
+
+@dataclass(frozen=True)
+class Patch:
+    """Anchored edits, and the services to keep (empty: every service)."""
+
+    edits: tuple[Edit, ...] = ()
+    services: tuple[str, ...] = ()
 
 
 AWS_EDITS = (
@@ -47,25 +57,31 @@ AWS_EDITS = (
 )
 
 
-def fingerprint(edits: tuple[Edit, ...]) -> str:
-    """A short hash of the edits, stored beside the binary to know when to rebuild."""
-    text = json.dumps([e.__dict__ for e in edits], sort_keys=True)
+AWS = Patch(AWS_EDITS, provider_trim.SERVICES)
+CATALOGUE = "types.json"  # written into the patched source by a trim
+
+
+def fingerprint(patch: Patch) -> str:
+    """A short hash of the patch, stored beside the binary to know when to rebuild."""
+    text = json.dumps({"edits": [e.__dict__ for e in patch.edits],
+                       "services": list(patch.services)}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def patched_source(module_dir: Path, edits: tuple[Edit, ...], workdir: Path) -> Path:
-    """A copy of the module source with the edits applied (made once per fingerprint).
+def patched_source(module_dir: Path, patch: Patch, workdir: Path) -> Path:
+    """A copy of the module source with the patch applied (made once per fingerprint).
 
     Go refuses `-overlay` on files under the module cache, so the wrapper module points a
     `replace` directive at this copy instead.
     """
-    target = workdir / f"src-{fingerprint(edits)}"
+    target = workdir / f"src-{fingerprint(patch)}"
     if target.exists():
         return target
     staging = workdir / f"{target.name}.partial"
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(module_dir, staging)
-    for edit in edits:
+    staging.chmod(0o755)  # the module cache is read-only; the catalogue is written here
+    for edit in patch.edits:
         path = staging / edit.path
         original = path.read_text()
         if original.count(edit.anchor) != 1:
@@ -74,5 +90,8 @@ def patched_source(module_dir: Path, edits: tuple[Edit, ...], workdir: Path) -> 
                                  "provider revision changed: update kit/deploy/provider_patches.py")
         path.chmod(0o644)
         path.write_text(original.replace(edit.anchor, edit.replacement))
+    if patch.services:
+        provider_trim.write_catalogue(provider_trim.trim(staging, patch.services),
+                                      staging / CATALOGUE)
     staging.rename(target)
     return target

@@ -31,6 +31,7 @@ _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
     r"locked provider registry\.\S+/hashicorp/(\w+) \S+ does not match)", re.I)
 _PROVIDER_IN_ERROR = re.compile(r"provider (?:registry\.[a-z.]+/)?hashicorp/(\w+)", re.I)
+_UNSUPPORTED_TYPE = re.compile(r'does not support (resource type|data source) "(aws_\w+)"')
 
 
 @dataclass
@@ -69,9 +70,28 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
             return EnvironmentFailure(
                 stage, f"the provider mirror has no hashicorp/{name} version matching the "
                 f"solution's constraint; the mirror has: {have}", text)
+    trimmed = _outside_the_build(text)
+    if trimmed:
+        return EnvironmentFailure(stage, trimmed, text)
     if re.search(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused", text):
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering", text)
     return DeployFailure(stage, text.strip())
+
+
+def _outside_the_build(text: str) -> str | None:
+    """Why a type Terraform calls unsupported is the kit's gap: it exists in the AWS
+    provider but the kit's build leaves its service out (kit/deploy/provider_trim.py)."""
+    found = _UNSUPPORTED_TYPE.search(text)
+    path = toolchain.catalogue_path()
+    if found is None or not path.exists():
+        return None
+    catalogue = json.loads(path.read_text())
+    service = catalogue["types"].get(found.group(2))
+    if service is None or service in catalogue["services"]:
+        return None  # not an AWS provider type at all: the solution's own mistake
+    return (f"{found.group(1)} {found.group(2)} (AWS service {service!r}) exists in "
+            f"hashicorp/aws but is not in the kit's provider build, which has the services: "
+            f"{', '.join(catalogue['services'])}")
 
 
 class Terraform:

@@ -25,7 +25,7 @@ from kit.deploy import provider_patches
 from kit.errors import ToolchainError
 
 Log = Callable[[str], None]
-PATCHES = {"aws": provider_patches.AWS_EDITS}
+PATCHES = {"aws": provider_patches.AWS}
 PLATFORM = "linux_amd64"
 
 
@@ -176,8 +176,9 @@ def _point_at_source(gomod: Path, module: str, source: Path | None) -> None:
 
 
 def go_build(name: str, module: str, revision: str, package: str, output: Path, log: Log,
-             edits: tuple[provider_patches.Edit, ...] = ()) -> None:
-    """Build `package` from `module@revision` in a wrapper module; install atomically."""
+             patch: provider_patches.Patch | None = None) -> Path | None:
+    """Build `package` from `module@revision` in a wrapper module; install atomically.
+    Returns the patched source tree it built from (None when unpatched)."""
     go = shutil.which("go")
     if not go:
         raise ToolchainError("`go` is not on PATH: install Go >= 1.26 to build the toolchain")
@@ -185,32 +186,30 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     work.mkdir(parents=True, exist_ok=True)
     logfile = work / "build.log"
     env = {**os.environ, "GOFLAGS": "-buildvcs=false", "GOTOOLCHAIN": "local"}
-    gomod = work / "go.mod"
-    if not gomod.exists():
-        gomod.write_text(f"module kitbuild/{name}\n\ngo 1.26\n")
-    _run([go, "get", f"{package}@{revision}"], work, log, logfile, env)
-    # The wrapper must repeat the dependency's replace lines: Go ignores them in dependencies.
+    # Only the module itself is downloaded up front; `go build -mod=mod` then fetches just
+    # the modules the (possibly trimmed) package graph imports.
     info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
                           capture_output=True, text=True, env=env, check=False)
     if info.returncode != 0:
         raise ToolchainError(f"`go mod download {module}@{revision}` failed: {info.stderr}")
     downloaded = json.loads(info.stdout)
-    dep_gomod = Path(downloaded["GoMod"]).read_text()
-    text = gomod.read_text()
-    missing = [r for r in _replace_lines(dep_gomod) if r not in text]
-    if missing:
-        gomod.write_text(text.rstrip() + "\n\n" + "\n".join(missing) + "\n")
-        _run([go, "get", f"{package}@{revision}"], work, log, logfile, env)
+    # The wrapper must repeat the dependency's replace lines: Go ignores them in dependencies.
+    replaces = _replace_lines(Path(downloaded["GoMod"]).read_text())
+    gomod = work / "go.mod"
+    gomod.write_text(f"module kitbuild/{name}\n\ngo 1.26\n\nrequire {module} {revision}\n\n"
+                     + "\n".join(replaces) + "\n")
+    source = (provider_patches.patched_source(Path(downloaded["Dir"]), patch, work)
+              if patch else None)
+    _point_at_source(gomod, module, source)
     partial = work / (output.name + ".partial")
     started = time.monotonic()
-    log(f"building {name} (cold: tens of minutes; rerun resumes from Go's build cache)")
-    _point_at_source(gomod, module, provider_patches.patched_source(
-        Path(downloaded["Dir"]), edits, work) if edits else None)
-    _run([go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
+    log(f"building {name} (rerun resumes from Go's build cache)")
+    _run([go, "build", "-mod=mod", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
          work, log, logfile, env)
     output.parent.mkdir(parents=True, exist_ok=True)
     partial.replace(output)
     log(f"built {name} in {time.monotonic() - started:.0f} s -> {output}")
+    return source
 
 
 def _stamp(target: Path) -> Path:
@@ -218,7 +217,14 @@ def _stamp(target: Path) -> Path:
 
 
 def _build_id(name: str, spec: dict[str, str]) -> str:
-    return f"{spec['revision']} {provider_patches.fingerprint(PATCHES.get(name, ()))}"
+    patch = PATCHES.get(name, provider_patches.Patch())
+    return f"{spec['revision']} {provider_patches.fingerprint(patch)}"
+
+
+def catalogue_path(name: str = "aws") -> Path:
+    """Where the trimmed build's type catalogue lives, beside the binary."""
+    target = provider_path(name, getattr(settings, f"{name.upper()}_PROVIDER")["version"])
+    return target.with_name(target.name + "." + provider_patches.CATALOGUE)
 
 
 def provider_current(name: str, spec: dict[str, str]) -> bool:
@@ -232,9 +238,11 @@ def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
     """Build a hashicorp provider into the mirror for both registry hosts; idempotent."""
     target = provider_path(name, spec["version"])
     if not provider_current(name, spec):
-        go_build(f"provider-{name}", spec["module"], spec["revision"], spec["module"], target,
-                 log, PATCHES.get(name, ()))
+        source = go_build(f"provider-{name}", spec["module"], spec["revision"], spec["module"],
+                          target, log, PATCHES.get(name))
         target.chmod(0o755)
+        if source is not None and (source / provider_patches.CATALOGUE).exists():
+            shutil.copyfile(source / provider_patches.CATALOGUE, catalogue_path(name))
         _stamp(target).write_text(_build_id(name, spec))
     for host in settings.REGISTRY_HOSTS[1:]:
         # A hard link in a real directory: OpenTofu's mirror scan does not follow

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,28 @@ def test_timeout_is_the_environments() -> None:
 def test_emulator_gone_is_the_environments() -> None:
     text = 'Error: reading SQS Queue: dial tcp 127.0.0.1:40001: connect: connection refused'
     assert isinstance(classify("apply", _failed(text)), EnvironmentFailure)
+
+
+def _catalogue(mirror: Path) -> None:
+    path = toolchain.catalogue_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"services": ["sqs", "iam"], "types": {
+        "aws_sqs_queue": "sqs", "aws_glue_job": "glue", "aws_glue_catalog_table": "glue"}}))
+
+
+def test_a_resource_type_outside_the_trimmed_build_is_the_kits_gap(mirror: Path) -> None:
+    _catalogue(mirror)
+    text = ('Error: Invalid resource type\n\n  on main.tf line 1:\n'
+            'The provider hashicorp/aws does not support resource type "aws_glue_job".')
+    failure = classify("apply", _failed(text))
+    assert isinstance(failure, EnvironmentFailure)
+    assert "aws_glue_job" in str(failure) and "'glue'" in str(failure)
+    assert "sqs, iam" in str(failure)
+
+
+def test_a_type_no_aws_provider_has_is_the_solutions_mistake(mirror: Path) -> None:
+    _catalogue(mirror)
+    text = 'The provider hashicorp/aws does not support resource type "aws_sqs_queueue".'
+    assert isinstance(classify("apply", _failed(text)), DeployFailure)
+    text = 'The provider hashicorp/aws does not support data source "aws_sqs_queue".'
+    assert isinstance(classify("apply", _failed(text)), DeployFailure)
