@@ -72,7 +72,8 @@ def _tree(root: Path) -> Path:
         "internal/service/beta/thing.go":
             "package beta\nfunc f(c *conns.AWSClient) { c.BetaClient(ctx) }\n",
         "internal/service/beta/service_package_gen.go":
-            'package beta\nvar r = []x{{TypeName: "aws_beta_thing"}, {TypeName: "aws_beta_things"}}\n',
+            'package beta\nvar r = []x{{TypeName: "aws_beta_thing"},\n'
+            '  {TypeName: "aws_beta_things"}}\n',
     }
     for rel, text in files.items():
         path = root / rel
