@@ -4,11 +4,19 @@ Jepsen's shape: the run appends ops in the order it learns of them; checkers are
 functions over the saved history and never talk to a service. A history saved with
 `History.save` can be re-checked offline with `History.load`.
 
-An op is `Op(index, time, process, kind, value)`. `index` is the position in the history
-(strictly increasing: the total order checkers use), `time` is seconds since the run
-started on a monotonic clock, `process` names who did it, `value` carries the fields below.
+An op is `Op(index, time, process, type, kind, value)`. `index` is the position in the
+history (strictly increasing: the total order checkers use), `time` is seconds since the
+run started on a monotonic clock, `process` names who did it, `type` is Jepsen's
+invoke / ok / fail / info (the operation was asked for / happened / certainly did not
+happen / may or may not have happened; the kit records most events once they are known,
+as `ok`), `kind` is the function (Jepsen's `f`) and `value` carries the fields below.
 Worker process names are per session ("worker-0", and a restarted worker gets a new name
 such as "worker-0#1"), so calls are attributed to the process that made them.
+
+Messages are the scenario's: each scenario declares (scenario.yaml `messages`) the field
+that keys a message (`order_id`, `posting_id`) and the fields of its body; the scenario's
+workload module turns a body into `key` (None when the body has none), `fields` and
+`valid` (poison is not valid). The checkers only ever see `key` and `fields`.
 
 | kind              | process       | value fields                                              |
 |-------------------|---------------|-----------------------------------------------------------|
@@ -16,30 +24,35 @@ such as "worker-0#1"), so calls are attributed to the process that made them.
 | deploy            | kit           | ok: bool, stage: str, diagnostics: list,                  |
 |                   |               | kit_error: str|None (optional; set when the kit, not the |
 |                   |               | solution, broke the deploy, e.g. a provider mirror gap)   |
-| send              | producer      | message_id, body (raw str), order_id|None,                |
-|                   |               | customer_id|None, amount_cents|None, valid: bool,         |
-|                   |               | duplicate_of: message_id|None (a deliberate second send) |
-|                   |               | (order fields and `valid` come from `describe_body`)     |
-| receive           | worker-N      | message_id, order_id|None, receive_count: int,            |
+| send              | producer      | message_id, body (raw str), key: str|None, fields: dict,  |
+|                   |               | valid: bool, duplicate_of: message_id|None (a deliberate |
+|                   |               | second send); optional queue, group, dedup_id.            |
+|                   |               | type fail: no message_id; error: str (e.g. AccessDenied) |
+| receive           | worker-N      | message_id, key: str|None, receive_count: int,            |
 |                   |               | injected: bool (optional; the nemesis fabricated this     |
-|                   |               | delivery, e.g. duplicate_delivery)                        |
+|                   |               | delivery), group (optional)                               |
 | delete            | worker-N      | message_id                                                |
 | change_visibility | worker-N      | message_id, timeout: number (seconds; 0 releases it)      |
-| recorded          | observer      | order_id, customer_id|None, amount_cents|None: the DB     |
-|                   |               | poller first saw this order row (time = first seen); the  |
-|                   |               | final read emits one for every row not seen before        |
+| recorded          | observer      | key: str, fields: dict: the DB poller first saw this      |
+|                   |               | effect row (time = first seen); the final read emits one  |
+|                   |               | for every row not seen before                             |
 | worker_start      | kit           | worker (session name), pid: int                           |
 | worker_exit       | kit           | worker, pid: int, code: int|None, signal: str|None        |
 | fault_start       | nemesis       | fault: str, detail: any                                   |
 | fault_end         | nemesis       | fault: str, detail: any                                   |
+| fault_not_injected| nemesis       | fault: str, reason: str: the workload never reached the   |
+|                   |               | state the fault needs (judged: workload.fault_injected)   |
 
-Ops of other kinds are allowed (checkers ignore them); ops of the kinds above are checked
-for their fields when a history is built, so a ledger bug surfaces as a clear error naming
-the op instead of a KeyError inside a checker.
+Ops of other kinds are allowed (checkers ignore them); `ok` ops of the kinds above are
+checked for their fields when a history is built, so a ledger bug surfaces as a clear error
+naming the op instead of a KeyError inside a checker.
 
 `FinalState` is what the kit read after quiescence. A field left as None means "not
 collected" (a checker that needs it returns verdict `error`), which is not the same as
 collected-and-empty.
+
+Format `kit.history/2`; `/1` histories (order fields instead of key and fields) are read
+and converted by `History.from_json`.
 """
 
 from __future__ import annotations
@@ -47,13 +60,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from kit.errors import KitError
 
-FORMAT = "kit.history/1"
+FORMAT = "kit.history/2"
+OLD_FORMAT = "kit.history/1"
 
 
 class HistoryError(KitError):
@@ -67,35 +81,36 @@ _INT = (int,)
 _OPT_INT = (int, type(None))
 _NUM = (int, float)
 _BOOL = (bool,)
+_DICT = (dict,)
 _ANY = (object,)
 
 REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "phase": {"name": _STR},
     "deploy": {"ok": _BOOL, "stage": _STR, "diagnostics": (list,)},
-    "send": {
-        "message_id": _STR,
-        "body": _STR,
-        "order_id": _OPT_STR,
-        "customer_id": _OPT_STR,
-        "amount_cents": _OPT_INT,
-        "valid": _BOOL,
-        "duplicate_of": _OPT_STR,
-    },
-    "receive": {"message_id": _STR, "order_id": _OPT_STR, "receive_count": _INT},
+    "send": {"message_id": _STR, "body": _STR, "key": _OPT_STR, "fields": _DICT,
+             "valid": _BOOL, "duplicate_of": _OPT_STR},
+    "receive": {"message_id": _STR, "key": _OPT_STR, "receive_count": _INT},
     "delete": {"message_id": _STR},
     "change_visibility": {"message_id": _STR, "timeout": _NUM},
-    "recorded": {"order_id": _STR, "customer_id": _OPT_STR, "amount_cents": _OPT_INT},
+    "recorded": {"key": _STR, "fields": _DICT},
     "worker_start": {"worker": _STR, "pid": _INT},
     "worker_exit": {"worker": _STR, "pid": _INT},
     "fault_start": {"fault": _STR, "detail": _ANY},
     "fault_end": {"fault": _STR, "detail": _ANY},
+    "fault_not_injected": {"fault": _STR, "reason": _STR},
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},
-    "receive": {"injected": _BOOL},
+    "send": {"queue": _STR, "group": _OPT_STR, "dedup_id": _OPT_STR},
+    "receive": {"injected": _BOOL, "group": _OPT_STR},
     "worker_exit": {"code": _OPT_INT, "signal": _OPT_STR},
 }
+# A failed operation says why instead of what it produced.
+FAILED: dict[str, dict[str, tuple[type, ...]]] = {
+    "send": {"body": _STR, "error": _STR},
+}
 KINDS = tuple(REQUIRED)
+OpType = Literal["invoke", "ok", "fail", "info"]
 
 
 def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
@@ -103,16 +118,6 @@ def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
     if isinstance(value, bool) and bool not in types and object not in types:
         return False
     return isinstance(value, types)
-
-
-def _order_fields(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: value.get(k) for k in ("order_id", "customer_id", "amount_cents")}
-
-
-def _is_valid_order(value: Mapping[str, Any]) -> bool:
-    amount = value.get("amount_cents")
-    return (isinstance(value.get("order_id"), str) and isinstance(value.get("customer_id"), str)
-            and _type_ok(amount, _INT) and amount > 0)
 
 
 def _type_names(types: tuple[type, ...]) -> str:
@@ -127,13 +132,20 @@ class Op(BaseModel):
     index: int
     time: float
     process: str
+    type: OpType = "ok"
     kind: str
     value: dict[str, Any]
 
+    @property
+    def ok(self) -> bool:
+        """Say whether the operation happened (type ok)."""
+        return self.type == "ok"
+
     @model_validator(mode="after")
     def _check_fields(self) -> Op:
-        where = f"op {self.index} ({self.kind} by {self.process})"
-        for name, types in REQUIRED.get(self.kind, {}).items():
+        where = f"op {self.index} ({self.type} {self.kind} by {self.process})"
+        required = REQUIRED if self.ok else FAILED if self.type == "fail" else {}
+        for name, types in required.get(self.kind, {}).items():
             if name not in self.value:
                 raise ValueError(f"{where}: missing field {name!r}; the table in kit/history.py "
                                  f"lists the fields of {self.kind!r}")
@@ -144,34 +156,36 @@ class Op(BaseModel):
             if name in self.value and not _type_ok(self.value[name], types):
                 raise ValueError(f"{where}: field {name!r} is {self.value[name]!r}, "
                                  f"expected {_type_names(types)}")
-        if self.kind == "send" and self.value["valid"] and not _is_valid_order(self.value):
-            raise ValueError(f"{where}: marked valid but its order fields are "
-                             f"{_order_fields(self.value)}; use describe_body(body)")
+        if self.ok and self.kind == "send" and self.value["valid"] and self.value["key"] is None:
+            raise ValueError(f"{where}: marked valid but has no key; a valid message always "
+                             "has one (the scenario's describe() decides both)")
         return self
 
 
-class OrderRow(BaseModel):
-    """One row of the `orders` table as read at the end (extra columns kept)."""
+class Effect(BaseModel):
+    """One row of the scenario's effects table as read at the end: its key and the rest."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True)
 
-    order_id: str | None
-    customer_id: str | None = None
-    amount_cents: int | None = None
+    key: str | None
+    fields: dict[str, Any] = {}
 
 
 class QueueMessage(BaseModel):
-    """A message left in a queue at the end; receive_count excludes the kit's own read."""
+    """A message left in a queue at the end; receive_count excludes the kit's own read;
+    key and valid are what the scenario's describe() says of its body (None: not asked)."""
 
     model_config = ConfigDict(frozen=True)
 
     message_id: str
     body: str
     receive_count: int
+    key: str | None = None
+    valid: bool | None = None
 
 
 class RdsConfig(BaseModel):
-    """Facts about the database from the Terraform plan JSON (extra facts kept)."""
+    """Facts about the database from the Terraform configuration (extra facts kept)."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -184,13 +198,16 @@ class FinalState(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    orders: list[OrderRow] | None = None  # every row, duplicates kept if the table has no PK
-    balances: dict[str, int | None] | None = None  # customer_id -> balance_cents
-    queue_messages: list[QueueMessage] | None = None
-    dlq_messages: list[QueueMessage] | None = None
-    db_instance: dict[str, Any] | None = None  # one DBInstances entry of DescribeDBInstances
+    # Every row of the effects table, duplicates kept if the table has no primary key.
+    effects: list[Effect] | None = None
+    # Every table of the workload's database: table name -> rows (JSON-safe values).
+    tables: dict[str, list[dict[str, Any]]] | None = None
+    # Messages left in each queue of the scenario, by resource name ("queue.dlq").
+    queues: dict[str, list[QueueMessage]] | None = None
+    # DescribeDBInstances entry per database resource (None: the instance is gone).
+    db_instances: dict[str, dict[str, Any] | None] | None = None
     rds_config: RdsConfig | None = None
-    iam: dict[str, Any] | None = None  # reserved for the IAM checkers
+    iam: dict[str, Any] | None = None  # see kit/checks/least_privilege.py
 
 
 class History(BaseModel):
@@ -211,8 +228,8 @@ class History(BaseModel):
         return self
 
     def of_kind(self, *kinds: str) -> list[Op]:
-        """The ops of the given kinds, in index order."""
-        return [op for op in self.ops if op.kind in kinds]
+        """The `ok` ops of the given kinds, in index order."""
+        return [op for op in self.ops if op.kind in kinds and op.ok]
 
     def to_json(self) -> str:
         """This history as a JSON document (tagged with its format version)."""
@@ -220,15 +237,17 @@ class History(BaseModel):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> History:
-        """A history from `to_json` output; HistoryError says what is wrong with it."""
+        """A history from `to_json` output (or a `/1` one); HistoryError says what is wrong."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise HistoryError(f"history is not JSON: {e}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise HistoryError(f"history format is {found!r}, expected {FORMAT!r}; "
-                               f"write it with History.save")
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        if found == OLD_FORMAT:
+            data = upgrade(data)
+        elif found != FORMAT:
+            raise HistoryError(f"history format is {found!r}, expected {FORMAT!r} (or "
+                               f"{OLD_FORMAT!r}); write it with History.save")
         data.pop("format")
         try:
             return cls.model_validate(data)
@@ -260,24 +279,32 @@ def make_history(ops: Iterable[Op | Mapping[str, Any]], final: FinalState | None
         raise HistoryError(f"history is malformed: {e}") from None
 
 
-def describe_body(body: str) -> dict[str, Any]:
-    """The order fields of a message body and whether it is a valid order (the poison rule).
+_ORDER_FIELDS = ("customer_id", "amount_cents")
 
-    Poison: not a JSON object, a missing or mistyped field (order_id and customer_id are
-    strings, amount_cents an integer, not a bool), or amount_cents <= 0. Fields that parse
-    are returned even for poison, so a recorded poison order can be recognised.
-    """
-    try:
-        obj = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError):
-        obj = None
-    if not isinstance(obj, dict):
-        return {"order_id": None, "customer_id": None, "amount_cents": None, "valid": False}
-    order_id, customer_id, amount = (obj.get("order_id"), obj.get("customer_id"),
-                                     obj.get("amount_cents"))
-    facts = {
-        "order_id": order_id if isinstance(order_id, str) else None,
-        "customer_id": customer_id if isinstance(customer_id, str) else None,
-        "amount_cents": amount if _type_ok(amount, _INT) else None,
-    }
-    return {**facts, "valid": _is_valid_order(facts)}
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A `kit.history/1` document (order-pipeline's order fields) in the `/2` shape."""
+    ops = []
+    for op in data.get("ops", []):
+        value = dict(op["value"])
+        if op["kind"] in ("send", "receive", "recorded"):
+            value["key"] = value.pop("order_id", None)
+            moved = {k: value.pop(k) for k in _ORDER_FIELDS if k in value}
+            if op["kind"] != "receive":
+                value["fields"] = {"order_id": value["key"], **moved}
+        ops.append({**op, "value": value})
+    final = data.get("final")
+    if final is not None:
+        final = {
+            "effects": None if final.get("orders") is None else [
+                {"key": row.get("order_id"), "fields": row} for row in final["orders"]],
+            "tables": None if final.get("balances") is None else {"customer_balances": [
+                {"customer_id": c, "balance_cents": b} for c, b in final["balances"].items()]},
+            "queues": None if final.get("dlq_messages") is None else {
+                "queue.orders": final.get("queue_messages") or [],
+                "queue.dlq": final["dlq_messages"]},
+            "db_instances": None if final.get("db_instance") is None else {
+                "database.main": final["db_instance"]},
+            "rds_config": final.get("rds_config"), "iam": final.get("iam"),
+        }
+    return {**data, "format": FORMAT, "ops": ops, "final": final}

@@ -3,38 +3,38 @@
 Stages: sandbox -> gate -> init -> apply -> bind -> workload (+ fault) -> recover -> observe
 -> teardown -> check; each is timed (RunResult.timings) and logged as it begins.
 Everything that waits is bounded here; the checkers only read the recorded history.
+Nothing here knows a scenario's messages or tables: scenario.yaml binds them and the
+scenario's workload module describes them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import shutil
 import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kit import interrupt
-from kit.checks import CheckResult, run_checks, worst
-from kit.checks.workers import WORKERS_START
-from kit.deploy import gate, inspect
-from kit.deploy.terraform import DeployFailure, Terraform
+from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
+from kit.checks import ALWAYS, CheckResult, run_checks, worst
+from kit.deploy import gate, hcl, inspect
+from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
-from kit.faults import FaultContext, Nemesis
-from kit.gateway.server import Gateway
+from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
 from kit.sandbox import Sandbox
-from kit.sandbox.netns import WorkerNetwork
-from kit.scenario import MODULES, Scenario
+from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
 from kit.workload.observer import Observer
-from kit.workload.producer import Producer, plan
+from kit.workload.producer import Producer, single_send_keys
 from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
 GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
+# Judged from the deployed configuration alone: they stand even when nothing ran.
+STATIC = ("iam.required_access", "iam.least_privilege", "rds.hardening")
 
 
 @dataclass
@@ -89,14 +91,14 @@ class _Stages:
 
 def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
              sandbox: Sandbox | None = None) -> RunResult:
-    """Run the pipeline once; never raises for the solution's faults or the kit's errors."""
+    """Run the pipeline once. Never raises (but for Ctrl-C): whatever breaks is recorded
+    as the run's `error`, with the traceback in the run dir when the kit itself broke."""
     result = RunResult(scenario.name, str(solution), fault, seed, "error",
                        run_dir=str(run_dir))
     stage = _Stages(f"{fault} seed {seed}")
-    recorder = Recorder()
-    run_dir.mkdir(parents=True, exist_ok=True)
     work: Path | None = None
     try:
+        run_dir.mkdir(parents=True, exist_ok=True)
         with interrupt.deferred():  # so that `finally` knows every dir it must remove
             work = Path(tempfile.mkdtemp(prefix="kit-run-"))
         with contextlib.ExitStack() as stack:
@@ -109,14 +111,14 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                 with stage("sandbox"):
                     sandbox.moto.reset()
                     sandbox.toxiproxy.reset()
-            history = _pipeline(scenario, solution, fault, seed, run_dir, work, sandbox,
-                                recorder, stage, stack)
+            history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
+                           stack).pipeline()
             with stage("teardown"):
                 stack.close()
         history.save(run_dir / "history.json")
         with stage("check"):
-            result.results = _judge(scenario, history)
-        result.outcome = worst(result.results.values())
+            result.results, result.error = _judge(scenario, history)
+        result.outcome = "error" if result.error else worst(result.results.values())
     except KitError as exc:
         result.error = str(exc)
     except OSError as exc:  # e.g. a full disk under the run or work directory
@@ -124,198 +126,275 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
     except KeyboardInterrupt:
         result.outcome, result.error = "error", "interrupted before the run finished: no verdict"
         raise
+    except Exception as exc:  # noqa: BLE001 - a kit bug must cost one run, not the matrix
+        result.error = (f"the kit broke: {type(exc).__name__}: {exc} (traceback in "
+                        f"{run_dir / 'traceback.txt'})")
+        with contextlib.suppress(OSError):
+            (run_dir / "traceback.txt").write_text(traceback.format_exc())
     finally:
         if work:
             shutil.rmtree(work, ignore_errors=True)
         result.timings = stage.timings
-        (run_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=2))
+        with contextlib.suppress(OSError):
+            (run_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=2))
     return result
 
 
-def _judge(scenario: Scenario, history: History) -> dict[str, CheckResult]:
+def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult], str | None]:
+    """The verdicts of the invariants this run can judge, and a kit error if it judged
+    nothing it should have."""
+    registry = scenario.registry
     # A solution stopped by the gate, or that did not deploy, is judged on that alone:
     # nothing else ran.
     if any(op.value["violations"] for op in history.of_kind("gate")):
-        return run_checks(history, {"deploy.allowed_constructs": {}})
+        return run_checks(history, {"deploy.allowed_constructs": {}}, registry), None
     if not all(op.value.get("ok") for op in history.of_kind("deploy")):
-        return run_checks(history, {k: {} for k in GATE_AND_DEPLOY})
-    always = {k: {} for k in (*GATE_AND_DEPLOY, WORKERS_START)}
+        return run_checks(history, {k: {} for k in GATE_AND_DEPLOY}, registry), None
+    always = {k: {} for k in ALWAYS}
+    static = {k: v for k, v in scenario.params.items() if k in STATIC}
     if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
-        return run_checks(history, always)
-    return run_checks(history, always | scenario.params)
+        return run_checks(history, always | static, registry), None
+    failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
+    if failed_sends and not history.of_kind("send"):
+        # The producer could not send at all: judge what does not need a workload. The
+        # solution caused it when one of those fails (e.g. iam.required_access).
+        results = run_checks(history, always | static, registry)
+        if worst(results.values()) == "pass":
+            return results, (f"the producer's sends failed ({failed_sends[0].value['error']}) "
+                             "although every static invariant passed: the kit cannot tell "
+                             "why, so the run is not judged")
+        return results, None
+    return run_checks(history, always | scenario.params, registry), None
 
 
-def _pipeline(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
-              work: Path, sandbox: Sandbox, recorder: Recorder, stage: _Stages,
-              stack: contextlib.ExitStack) -> History:
-    moto = sandbox.moto.url
-    with stage("gate"):
-        try:
-            violations = [str(v) for v in gate.check(solution, scenario.toolchain.allowed_providers,
-                                                     MODULES)]
+@dataclass
+class _Run:
+    """The stages of one run over its shared context."""
+
+    scenario: Scenario
+    solution: Path
+    fault: str
+    seed: int
+    run_dir: Path
+    work: Path
+    sandbox: Sandbox
+    stage: _Stages
+    stack: contextlib.ExitStack
+    recorder: Recorder = field(default_factory=Recorder)
+    config: hcl.Configuration | None = None
+    tf: Terraform | None = None
+    harness: aws.Credentials = aws.ADMIN  # replaced by the harness user's key at init
+
+    def pipeline(self) -> History:
+        """Every stage up to the final state; a history that stops where the run did."""
+        values = self.deploy()
+        if values is None:
+            return self.recorder.history(None)
+        with self.stage("bind"):
+            values |= resource_values(self.scenario, values,
+                                      aws.client("sqs", self.sandbox.moto.url))
+            bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
+                         f"s{self.seed}", self.harness)
+        self.workload(bound)
+        with self.stage("observe"):
+            self.recorder.record("kit", "phase", name="observe")
+            state = self.observe(bound)
+        return self.recorder.history(state)
+
+    # --- deploy ----------------------------------------------------------------------
+
+    def _refused(self, stage_name: str, diagnostics: str, kit_error: str | None = None) -> None:
+        self.recorder.record("kit", "deploy", ok=False, stage=stage_name,
+                             diagnostics=[diagnostics], kit_error=kit_error)
+
+    def deploy(self) -> dict[str, Any] | None:
+        """Gate, baseline, init and apply; the bindings known after apply, or None when the
+        run stops here (refused by the gate, or the deploy failed)."""
+        scenario = self.scenario
+        with self.stage("gate"):
             unparsed = None
-        except SolutionError as exc:
-            # Terraform judges syntax below; if it accepts what the gate cannot read, refuse.
-            violations, unparsed = [], str(exc)
-        if violations:
-            recorder.record("kit", "gate", violations=violations)
-            return recorder.history(None)
-    def failed(stage_name: str, diagnostics: str) -> History:
-        recorder.record("kit", "deploy", ok=False, stage=stage_name, diagnostics=[diagnostics])
-        return recorder.history(None)
-
-    with stage("init"):
-        recorder.record("kit", "phase", name="deploy")
-        harness = aws.harness_credentials(moto)
-        tf = Terraform(solution, work,
-                       reattach=sandbox.provider.reattach if sandbox.provider else None)
-        try:
-            tf.configure(moto)
-            tf.init()
+            try:
+                self.config = hcl.parse(self.solution)
+                violations = [str(v) for v in gate.check(
+                    self.config, scenario.toolchain.allowed_providers, scenario.modules_dir)]
+            except SolutionError as exc:
+                # Terraform judges syntax below; if it accepts what the gate cannot read,
+                # refuse.
+                violations, unparsed = [], str(exc)
+            if violations:
+                self.recorder.record("kit", "gate", violations=violations)
+                return None
+        values = kit_values(scenario)
+        with self.stage("init"):
+            self.recorder.record("kit", "phase", name="deploy")
+            self.harness = aws.harness_credentials(self.sandbox.moto.url)
+            values |= self._baseline(values)
+            tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
+            try:
+                tf.configure(self.sandbox.moto.url, self.config)
+                tf.init()
+                if unparsed:
+                    tf.validate()  # Terraform's own diagnostic first, if it rejects it too
+            except SolutionError as exc:
+                self.recorder.record("kit", "gate", violations=[])
+                self._refused(exc.stage if isinstance(exc, DeployFailure) else "configure",
+                              exc.diagnostics if isinstance(exc, DeployFailure) else str(exc))
+                return None
+            self.recorder.record("kit", "gate", violations=[] if not unparsed else [
+                f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
             if unparsed:
-                tf.validate()  # Terraform's own diagnostic first, if it rejects the file too
-        except SolutionError as exc:
-            recorder.record("kit", "gate", violations=[])
-            if isinstance(exc, DeployFailure):
-                return failed(exc.stage, exc.diagnostics)
-            return failed("configure", str(exc))
-        recorder.record("kit", "gate", violations=[] if not unparsed else [
-            f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
-        if unparsed:
-            return recorder.history(None)
-    with stage("apply"):
-        try:
-            tf.apply({"harness_principal_arn": aws.HARNESS_ARN})
-            outputs = tf.outputs()
-        except DeployFailure as failure:
-            return failed(failure.stage, failure.diagnostics)
-        problem = _output_problem(scenario, outputs, tf)
-        if problem:
-            return failed("outputs", problem)
-        recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
+                return None
+        with self.stage("apply"):
+            variables = {var: str(values[binding])
+                         for var, binding in scenario.contract.variables.items()}
+            try:
+                tf.apply(variables)
+                outputs = tf.outputs()
+            except DeployFailure as failure:
+                self._refused(failure.stage, failure.diagnostics)
+                return None
+            except EnvironmentFailure as failure:
+                self._refused(failure.stage, failure.diagnostics or failure.reason,
+                              kit_error=failure.reason)
+                return None
+            problem = self._output_problem(outputs)
+            if problem:
+                self._refused("outputs", problem)
+                return None
+            self.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
+        return values | {f"outputs.{k}": v for k, v in outputs.items()}
 
-    with stage("bind"):
-        dsn = sandbox.postgres.create_database(f"orders_{seed}_{int(time.time() * 1000)}")
-        dbname = dsn.rsplit("/", 1)[1]
-        # Each of these is registered for teardown in the same breath as it is made.
-        with interrupt.deferred():
-            db_proxy = sandbox.toxiproxy.proxy(f"db-{dbname}",
-                                               f"127.0.0.1:{sandbox.postgres.port}")
-            stack.callback(db_proxy.delete)
-            gateway = stack.enter_context(Gateway(moto, recorder))
-            sqs_proxy = sandbox.toxiproxy.proxy(f"sqs-{dbname}", f"127.0.0.1:{gateway.port}")
-            stack.callback(sqs_proxy.delete)
-            # Workers see only these two ports (where the machine allows a namespace).
-            network = WorkerNetwork.create([db_proxy.port, sqs_proxy.port])
-            if network:
-                stack.callback(network.close)
-                for proxy in (db_proxy, sqs_proxy):
-                    proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
-        recorder.record("kit", "confinement", network="namespace" if network else "host")
-        producer_creds = aws.assume(moto, harness, outputs["producer_role_arn"], "producer")
-        _register(gateway, producer_creds, "producer", outputs["producer_role_arn"])
-        home = work / "worker-home"
+    def _reattach(self) -> str | None:
+        return self.sandbox.provider.reattach if self.sandbox.provider else None
+
+    def _baseline(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Apply the scenario's baseline (as the kit); its outputs as baseline.* bindings."""
+        baseline = self.scenario.baseline
+        if baseline is None:
+            return {}
+        (self.work / "baseline").mkdir()
+        tf = Terraform(self.scenario.modules_dir / baseline.module, self.work / "baseline",
+                       reattach=self._reattach())
+        try:
+            tf.configure(self.sandbox.moto.url)
+            tf.init()
+            tf.apply({var: str(values[b]) for var, b in baseline.variables.items()})
+            return {f"baseline.{k}": v for k, v in tf.outputs().items()}
+        except SolutionError as exc:  # the kit's own module: never the solution's fault
+            raise KitError(f"the baseline module {baseline.module} did not deploy: {exc}") \
+                from None
+
+    def _output_problem(self, outputs: dict[str, Any]) -> str | None:
+        """Why the outputs break the contract: missing, or naming what the solution did
+        not create (a decoy, or a resource of the kit's); None when they are fine."""
+        wanted = self.scenario.contract.outputs
+        missing = [o for o in wanted if not outputs.get(o)]
+        if missing:
+            return f"missing outputs: {', '.join(missing)}"
+        assert self.tf is not None
+        created = self.tf.managed_values()
+        foreign = [f"{o} = {outputs[o]!r}" for o in wanted if outputs[o] not in created]
+        if foreign:
+            return ("outputs must name resources this Terraform creates; these do not: "
+                    + "; ".join(foreign))
+        return None
+
+    # --- workload --------------------------------------------------------------------
+
+    def workload(self, bound: Bound) -> None:
+        """Producer, workers, observer and the fault, until quiescence (all bounded)."""
+        scenario, recorder = self.scenario, self.recorder
+        module = scenario.workload_module
+        plan = module.plan(self.seed, scenario.workload_params)
+        producer_spec, effects = scenario.workload.producer, scenario.workload.effects
+        home = self.work / "worker-home"
         home.mkdir()
-        env = {
-            "QUEUE_URL": outputs["queue_url"], "DLQ_URL": outputs["dlq_url"],
-            "DATABASE_URL": sandbox.postgres.dsn(dbname, port=db_proxy.port),
-            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{sqs_proxy.port}",
-            "AWS_REGION": aws.REGION, "WORK_SECONDS": str(scenario.workload.work_seconds),
-            "PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONUNBUFFERED": "1",
-            "LANG": "C.UTF-8",
-        }
+        env = worker_env(scenario, bound, str(home))
+        workers = scenario.workers
 
         def session_for(name: str) -> dict[str, str]:
-            creds = aws.assume(moto, harness, outputs["worker_role_arn"], name)
-            _register(gateway, creds, name, outputs["worker_role_arn"])
+            creds = bound.session(workers.role, name)
             return {"AWS_ACCESS_KEY_ID": creds.access_key_id,
                     "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
                     "AWS_SESSION_TOKEN": creds.token or ""}
 
-    load = scenario.workload
-    the_plan = plan(seed, load.orders, load.customers, load.duplicate_sends, load.poison)
-    observer = Observer(sandbox.postgres.dsn(dbname), recorder)
-    stopping = threading.Event()
-    supervisor = Supervisor(scenario.contract.worker.command, tf.dir, env,
-                            scenario.contract.worker.replicas, session_for, run_dir, recorder,
-                            scenario.contract.worker.stop_grace_seconds, stopping,
-                            network.enter if network else None)
-    producer = Producer(aws.client("sqs", gateway.url, producer_creds), outputs["queue_url"],
-                        the_plan, load.send_interval_seconds, recorder)
-    nemesis = Nemesis(FaultContext(scenario.faults[fault], recorder, supervisor, gateway,
-                                   db_proxy, sqs_proxy, stopping, outputs["worker_role_arn"],
-                                   the_plan.single_send_orders))
-    admin_sqs = aws.client("sqs", moto)
-    try:
-        with stage("workload"):
-            recorder.record("kit", "phase", name="workload")
-            for thread in (observer, supervisor, producer, nemesis):
-                thread.start()
-            producer.join(timeout=len(the_plan.bodies) * (load.send_interval_seconds + 5))
-            nemesis.done.wait(timeout=300)
-        if not supervisor.crash_looped:  # nothing can recover: no worker ever ran
-            with stage("recover"):
-                recorder.record("kit", "phase", name="recover")
-                _await_quiescence(admin_sqs, outputs["queue_url"], the_plan.valid_order_ids,
-                                  observer, scenario.quiescence_timeout_seconds)
-    finally:
-        stopping.set()
-        producer.stopping.set()
-        supervisor.stop()
-        observer.stop()
-        if nemesis.ident is not None:  # a Ctrl-C may come before it started
-            nemesis.join(timeout=30)
-    for thread in (producer, nemesis, supervisor, observer):
-        if thread.error is not None:
-            raise thread.error if isinstance(thread.error, KitError) else KitError(
-                f"{thread.name} failed: {thread.error!r}")
-    with stage("observe"):
-        recorder.record("kit", "phase", name="observe")
-        orders, balances = final.orders_and_balances(sandbox.postgres.dsn(dbname))
-        queue_arn, dlq_arn = (admin_sqs.get_queue_attributes(
-            QueueUrl=outputs[key], AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-            for key in ("queue_url", "dlq_url"))
-        iam = iam_state.read(
-            aws.client("iam", moto),
-            {k.removesuffix("_role_arn"): v for k, v in outputs.items()
-             if k.endswith("_role_arn")},
-            {"queue": queue_arn, "dlq": dlq_arn})
-        state = FinalState(
-            orders=orders, balances=balances,
-            queue_messages=final.drain(admin_sqs, outputs["queue_url"]),
-            dlq_messages=final.drain(admin_sqs, outputs["dlq_url"]),
-            db_instance=final.db_instance(aws.client("rds", moto),
-                                          outputs["db_instance_identifier"]),
-            rds_config=inspect.rds_config(tf.dir), iam=iam)
-    return recorder.history(state)
+        stopping = threading.Event()
+        assert self.tf is not None
+        supervisor = Supervisor(workers.command, self.tf.dir, env, workers.replicas,
+                                session_for, self.run_dir, recorder, workers.stop_grace_seconds,
+                                stopping, bound.network.enter if bound.network else None)
+        queue_url = bound.values[f"{producer_spec.queue}.url"]
+        producer = Producer(
+            aws.client("sqs", bound.gateway.url,
+                       bound.session(producer_spec.role, "producer")),
+            producer_spec.queue, queue_url, plan, module.describe,
+            producer_spec.interval_seconds, recorder)
+        observer = Observer(bound.databases[effects.database], effects.table,
+                            scenario.messages.key, recorder)
+        spec = scenario.faults[self.fault]
+        params = FAULTS[spec.kind].Params.model_validate(spec.params) \
+            if spec.kind in FAULTS else None
+        nemesis = Nemesis(FaultContext(spec, params, recorder, supervisor, bound.gateway,
+                                       stopping, bound.proxies, bound.roles,
+                                       single_send_keys(plan, module.describe)))
+        admin_sqs = aws.client("sqs", self.sandbox.moto.url)
+        valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
+        try:
+            with self.stage("workload"):
+                recorder.record("kit", "phase", name="workload")
+                for thread in (observer, supervisor, producer, nemesis):
+                    thread.start()
+                producer.join(timeout=len(plan) * (producer_spec.interval_seconds + 5))
+                nemesis.done.wait(timeout=300)
+            if not supervisor.crash_looped:  # nothing can recover: no worker ever ran
+                with self.stage("recover"):
+                    recorder.record("kit", "phase", name="recover")
+                    _await_quiescence(admin_sqs, queue_url, valid, observer,
+                                      scenario.quiescence_timeout_seconds)
+        finally:
+            stopping.set()
+            producer.stopping.set()
+            supervisor.stop()
+            observer.stop()
+            if nemesis.ident is not None:  # a Ctrl-C may come before it started
+                nemesis.join(timeout=30)
+        for thread in (producer, nemesis, supervisor, observer):
+            if thread.error is not None:
+                raise thread.error if isinstance(thread.error, KitError) else KitError(
+                    f"{thread.name} failed: {thread.error!r}")
 
+    # --- observe ---------------------------------------------------------------------
 
-def _output_problem(scenario: Scenario, outputs: dict[str, Any], tf: Terraform) -> str | None:
-    """Why the outputs break the contract: missing, or naming what the solution did not
-    create (a decoy, or a resource of the kit's); None when they are fine."""
-    missing = [o for o in scenario.contract.outputs if not outputs.get(o)]
-    if missing:
-        return f"missing outputs: {', '.join(missing)}"
-    created = tf.managed_values()
-    foreign = [f"{o} = {outputs[o]!r}" for o in scenario.contract.outputs
-               if outputs[o] not in created]
-    if foreign:
-        return ("outputs must name resources this Terraform creates; these do not: "
-                + "; ".join(foreign))
-    return None
-
-
-def _register(gateway: Gateway, creds: aws.Credentials, process: str, role_arn: str) -> None:
-    """Let the gateway verify and authorize this session, attributing its calls to `process`."""
-    gateway.register(creds.access_key_id, process, secret_access_key=creds.secret_access_key,
-                     session_token=creds.token, role_arn=role_arn, principal_arn=creds.arn)
+    def observe(self, bound: Bound) -> FinalState:
+        """What the run left behind: tables, queues, DB instances, IAM, config facts."""
+        scenario = self.scenario
+        moto = self.sandbox.moto.url
+        admin_sqs = aws.client("sqs", moto)
+        rds = aws.client("rds", moto)
+        tables = final.tables(bound.databases[scenario.workload.effects.database])
+        kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
+        describe = scenario.workload_module.describe
+        queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)
+                  for name, kind in kinds.items() if kind == "queue"}
+        instances = {name: final.db_instance(rds, bound.values[f"{name}.instance"])
+                     for name, kind in kinds.items() if kind == "database"}
+        resources = arns(scenario, bound.values)
+        roles = {name: arn for name, arn in resources.items() if kinds[name] == "role"}
+        iam = iam_state.read(aws.client("iam", moto), roles,
+                             {n: a for n, a in resources.items() if kinds[n] != "role"})
+        assert self.config is not None
+        return FinalState(
+            effects=final.effects(tables.get(scenario.workload.effects.table, []),
+                                  scenario.messages.key),
+            tables=tables, queues=queues, db_instances=instances,
+            rds_config=inspect.rds_config(self.config), iam=iam)
 
 
 def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Observer,
                       timeout: float) -> None:
-    """Wait (bounded) until every valid order is recorded and the queue is empty, or until
+    """Wait (bounded) until every valid key is recorded and the queue is empty, or until
     the queue has held nothing, visible or in flight, for QUIET_SECONDS: then nothing more
-    can happen (an order the solution dropped will not come back)."""
+    can happen (a message the solution dropped will not come back)."""
     deadline = time.monotonic() + timeout
     empty_since: float | None = None
     while time.monotonic() < deadline:
@@ -329,3 +408,4 @@ def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Obser
         if empty and (valid <= observer.seen or now - empty_since >= QUIET_SECONDS):
             return
         time.sleep(QUIESCENCE_POLL)
+

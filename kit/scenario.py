@@ -1,11 +1,19 @@
 """Load and validate scenario.yaml: the single source of truth for a scenario.
 
+A scenario is a plugin: `scenarios/<name>/` holds scenario.yaml, prompt.md and, only where
+data cannot say it, `workload.py` (what to send, what a valid message is) and `checks.py`
+(its own invariants); see kit/workload/api.py. Its golden solution is `golden/<name>/`
+and its variants `variants/<name>/`, beside `scenarios/` in the same root: the kit's own
+repository, or a team's (`kit eval --scenarios DIR`, or KIT_SCENARIOS).
+
 Errors name the file and the field (`faults.db_outage.duration_seconds: ...`), never a
-traceback.
+traceback. Every binding (kit/bindings.py), fault target and fault parameter is checked
+when the file is loaded, not when a run reaches it.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -13,18 +21,17 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from kit.checks import DEFAULT_PARAMS
+from kit import bindings
+from kit.checks import ALWAYS, DEFAULT_PARAMS, REGISTRY
 from kit.checks.params import ParamError, resolve
 from kit.errors import InputError
 from kit.report.reward import RewardSpec
+from kit.workload.api import Check, WorkloadModule, load_checks, load_workload, validate_params
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
-GOLDEN = ROOT / "golden"
 MODULES = ROOT / "modules"
-
-FAULT_KINDS = ("none", "worker_crash", "duplicate_delivery", "db_outage", "db_latency",
-               "sqs_outage", "iam_revoke")
+ENV_ROOTS = "KIT_SCENARIOS"  # os.pathsep-separated roots holding scenarios/, golden/, ...
 
 
 class Strict(BaseModel):
@@ -36,93 +43,200 @@ class Toolchain(Strict):
     allowed_providers: tuple[str, ...] = ("hashicorp/aws", "hashicorp/random")
 
 
-class Worker(Strict):
+class Contract(Strict):
+    """What the solution's Terraform takes (variable -> binding) and must output."""
+
+    variables: dict[str, str] = {}
+    outputs: tuple[str, ...]
+
+
+class Workers(Strict):
+    """The solution's worker processes: command, count, role and environment."""
+
     command: tuple[str, ...] = ("python", "-m", "worker")
     replicas: int = Field(3, ge=1, le=16)
     stop_grace_seconds: float = Field(5.0, gt=0)
+    role: str
+    env: dict[str, str] = {}  # variable -> binding, besides the AWS_* ones the kit sets
 
 
-class Contract(Strict):
-    variables: tuple[str, ...] = ("harness_principal_arn",)
-    outputs: tuple[str, ...]
-    worker_env: tuple[str, ...]
-    worker: Worker = Worker()
+class Messages(Strict):
+    """The fields of a message body; `key` names what a message acts on."""
+
+    key: str
+    fields: dict[str, Literal["str", "int", "float", "bool"]]
+
+    @model_validator(mode="after")
+    def _key_is_a_field(self) -> Messages:
+        if self.key not in self.fields:
+            raise ValueError(f"key {self.key!r} is not one of the fields "
+                             f"{', '.join(self.fields)}")
+        return self
+
+
+class Producer(Strict):
+    """Who sends the workload's messages, where, and how fast."""
+
+    role: str
+    queue: str
+    interval_seconds: float = Field(0.02, ge=0)
+
+
+class Effects(Strict):
+    """Where a processed message leaves its mark: a table of a database resource, one row
+    per key (the key column is named like the message key)."""
+
+    database: str
+    table: str
 
 
 class Workload(Strict):
-    orders: int = Field(ge=1, le=10_000)
-    customers: int = Field(ge=1)
-    duplicate_sends: int = Field(ge=0)
-    poison: int = Field(ge=0)
-    work_seconds: float = Field(ge=0)
-    send_interval_seconds: float = Field(0.02, ge=0)
+    module: str = "workload.py"
+    checks: str = "checks.py"
+    producer: Producer
+    effects: Effects
+    params: dict[str, Any] = {}
 
 
 class Trigger(Strict):
-    """Inject when this many distinct orders have been recorded (an event, not a clock)."""
+    """Inject when this many distinct keys have been recorded (an event, not a clock)."""
 
-    after_recorded: int = Field(ge=0)
+    after_recorded: int = Field(0, ge=0)
 
 
 class Fault(Strict):
-    kind: Literal[FAULT_KINDS]  # type: ignore[valid-type]
-    trigger: Trigger = Trigger(after_recorded=0)
+    kind: str
+    target: str | None = None
+    trigger: Trigger = Trigger()
     duration_seconds: float = Field(0, ge=0, le=120)
     params: dict[str, Any] = {}
+
+
+class Baseline(Strict):
+    """Infrastructure that exists before the solution: a module of modules/, applied first;
+    its outputs are `baseline.<name>` bindings (e.g. passed to the solution as variables)."""
+
+    module: str
+    variables: dict[str, str] = {}
 
 
 class Scenario(Strict):
     name: str
     summary: str
     toolchain: Toolchain = Toolchain()
+    baseline: Baseline | None = None
     contract: Contract
+    resources: dict[str, dict[str, str]]
+    workers: Workers
+    messages: Messages
     workload: Workload
     faults: dict[str, Fault]
     invariants: dict[str, dict[str, Any] | None]
     quiescence_timeout_seconds: float = Field(60, gt=0)
     reward: RewardSpec = RewardSpec()
+    directory: Path = Path()  # where scenario.yaml is
+    root: Path = Path()  # the directory holding scenarios/, golden/, variants/
 
     @model_validator(mode="after")
-    def _known_invariants(self) -> Scenario:
-        unknown = sorted(set(self.invariants) - set(DEFAULT_PARAMS))
-        if unknown:
-            raise ValueError(f"unknown invariant id(s) {', '.join(unknown)}; "
-                             f"known: {', '.join(sorted(DEFAULT_PARAMS))}")
-        stray = sorted(set(self.reward.severities) - set(self.invariants))
+    def _consistent(self) -> Scenario:
+        if "none" not in self.faults:
+            raise ValueError("faults must include `none` (the fault-free baseline run)")
+        stray = sorted(set(self.reward.severities) - set(self.invariants) - set(ALWAYS))
         if stray:
             raise ValueError(f"reward.severities names invariant(s) the scenario does not "
                              f"check: {', '.join(stray)}")
-        if "none" not in self.faults:
-            raise ValueError("faults must include `none` (the fault-free baseline run)")
         return self
+
+    @property
+    def golden(self) -> Path:
+        return self.root / "golden" / self.name
+
+    @property
+    def variants_dir(self) -> Path:
+        return self.root / "variants" / self.name
+
+    @property
+    def modules_dir(self) -> Path:
+        """Where its baseline and shared modules live: the root's modules/ or the kit's."""
+        own = self.root / "modules"
+        return own if own.is_dir() else MODULES
+
+    @cached_property
+    def workload_module(self) -> WorkloadModule:
+        return load_workload(self.directory / self.workload.module, self.name)
+
+    @cached_property
+    def own_checks(self) -> dict[str, Check]:
+        return load_checks(self.directory / self.workload.checks, self.name)
+
+    @cached_property
+    def registry(self) -> dict[str, Any]:
+        """Every checker this scenario may name: the kit's and its own."""
+        return {**REGISTRY, **{i: c.checker for i, c in self.own_checks.items()}}
 
     @cached_property
     def params(self) -> dict[str, dict[str, Any]]:
         """Each invariant's parameters with defaults applied."""
-        return {i: resolve(i, p, DEFAULT_PARAMS[i]) for i, p in self.invariants.items()}
+        defaults = {**DEFAULT_PARAMS, **{i: dict(c.defaults) for i, c in self.own_checks.items()}}
+        return {i: resolve(i, p, defaults[i]) for i, p in self.invariants.items()}
 
-    @property
-    def directory(self) -> Path:
-        return SCENARIOS / self.name
+    @cached_property
+    def workload_params(self) -> BaseModel:
+        """workload.params, validated by the scenario's own model."""
+        return validate_params(self.workload_module, self.workload.params, "workload.params")
 
-    @property
-    def golden(self) -> Path:
-        return GOLDEN / self.name
+
+def roots() -> list[Path]:
+    """Where scenarios are looked up: KIT_SCENARIOS roots first, then the kit's own."""
+    extra = [Path(p) for p in os.environ.get(ENV_ROOTS, "").split(os.pathsep) if p]
+    return [*extra, ROOT]
 
 
 def known() -> list[str]:
-    """Names of the scenarios shipped in scenarios/."""
-    return sorted(p.parent.name for p in SCENARIOS.glob("*/scenario.yaml"))
+    """Names of the scenarios in every root."""
+    return sorted({p.parent.name for r in roots() for p in (r / "scenarios").glob(
+        "*/scenario.yaml")})
 
 
 def load(name_or_path: str | Path) -> Scenario:
-    """Load a scenario by name (scenarios/<name>/scenario.yaml) or by file path."""
+    """Load a scenario by name (found in `roots()`) or by the path of its scenario.yaml."""
     path = Path(name_or_path)
-    if not path.suffix:
-        path = SCENARIOS / str(name_or_path) / "scenario.yaml"
-        if not path.exists():
+    if path.suffix:
+        path = path.resolve()
+        # In a root's scenarios/ folder, or standing alone (then it is its own root).
+        root = path.parent.parent.parent if path.parent.parent.name == "scenarios" \
+            else path.parent
+    else:
+        found = [r for r in roots() if (r / "scenarios" / str(name_or_path) /
+                                        "scenario.yaml").exists()]
+        if not found:
             raise InputError(f"unknown scenario {name_or_path!r}; known: "
-                             f"{', '.join(known()) or 'none'}")
+                             f"{', '.join(known()) or 'none'} (add a root with --scenarios "
+                             f"DIR or {ENV_ROOTS})")
+        root = found[0]
+        path = root / "scenarios" / str(name_or_path) / "scenario.yaml"
+    raw = _read(path)
+    try:
+        scenario = Scenario.model_validate({**raw, "root": root, "directory": path.parent})
+    except ValidationError as exc:
+        raise InputError(f"{path}: " + _describe(exc)) from None
+    if path.parent.name != scenario.name and path.parent.parent.name == "scenarios":
+        raise InputError(f"{path}: field name is {scenario.name!r} but the folder is "
+                         f"{path.parent.name!r}")
+    try:
+        _check_invariants(scenario)
+        scenario.params  # noqa: B018 - validate invariant params now, not mid-run
+        params = scenario.workload_params
+        _check_bindings(scenario, set(type(params).model_fields))
+        _check_faults(scenario)
+    except ParamError as exc:
+        raise InputError(f"{path}: invariants.{exc}") from None
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    return scenario
+
+
+def _read(path: Path) -> dict[str, Any]:
     try:
         raw = yaml.safe_load(path.read_text())
     except OSError as exc:
@@ -131,17 +245,101 @@ def load(name_or_path: str | Path) -> Scenario:
         raise InputError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
         raise InputError(f"{path}: expected a mapping at the top level, got {type(raw).__name__}")
-    try:
-        scenario = Scenario.model_validate(raw)
-        scenario.params  # noqa: B018 - validate invariant params now, not mid-run
-    except ValidationError as exc:
-        raise InputError(f"{path}: " + _describe(exc)) from None
-    except ParamError as exc:
-        raise InputError(f"{path}: invariants.{exc}") from None
-    if path.parent.name != scenario.name and path.parent.parent == SCENARIOS:
-        raise InputError(f"{path}: field name is {scenario.name!r} but the folder is "
-                         f"{path.parent.name!r}")
-    return scenario
+    return raw
+
+
+def _check_invariants(scenario: Scenario) -> None:
+    unknown = sorted(set(scenario.invariants) - set(scenario.registry))
+    if unknown:
+        raise InputError(f"field invariants: unknown invariant id(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(sorted(scenario.registry))}")
+    clash = sorted(set(scenario.own_checks) & set(REGISTRY))
+    if clash:
+        raise InputError(f"{scenario.workload.checks} redefines the kit's invariant(s) "
+                         f"{', '.join(clash)}: name the scenario's own differently")
+
+
+def _check_bindings(scenario: Scenario, params: set[str]) -> None:
+    """Every binding names something the scenario declares; InputError names the field."""
+    outputs = scenario.contract.outputs
+    before_apply = ("baseline", "kit")
+    where_what: list[tuple[str, str, tuple[str, ...]]] = []
+    for name, attrs in scenario.resources.items():
+        try:
+            kind = bindings.check_resource_name(name)
+        except bindings.BindingError as exc:
+            raise InputError(f"field resources.{name}: {exc}") from None
+        declared = bindings.declared_attribute(kind)
+        if set(attrs) != {declared}:
+            raise InputError(f"field resources.{name}: a {kind} is declared by its "
+                             f"`{declared}` alone (e.g. {{{declared}: outputs.<name>}}), "
+                             f"got {', '.join(attrs) or 'nothing'}")
+        where_what.append((f"resources.{name}.{declared}", attrs[declared],
+                           ("outputs", "baseline")))
+    for var, value in scenario.contract.variables.items():
+        where_what.append((f"contract.variables.{var}", value, before_apply))
+    for var, value in scenario.workers.env.items():
+        where_what.append((f"workers.env.{var}", value,
+                           ("outputs", "baseline", "kit", "workload", "resource")))
+    refs = {"workers.role": (scenario.workers.role, "role"),
+            "workload.producer.role": (scenario.workload.producer.role, "role"),
+            "workload.producer.queue": (scenario.workload.producer.queue, "queue"),
+            "workload.effects.database": (scenario.workload.effects.database, "database")}
+    baseline = _baseline_outputs(scenario)
+    for where, binding, allowed in where_what:
+        try:
+            bindings.check(binding, outputs=outputs, resources=scenario.resources,
+                           params=params, baseline=baseline, allowed=allowed)
+        except bindings.BindingError as exc:
+            raise InputError(f"field {where}: {exc}") from None
+    for where, (name, kind) in refs.items():
+        if name not in scenario.resources or not name.startswith(f"{kind}."):
+            declared = [r for r in scenario.resources if r.startswith(f"{kind}.")]
+            raise InputError(f"field {where}: {name!r} is not a declared {kind}; the "
+                             f"scenario declares {', '.join(declared) or 'none'}")
+
+
+def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:
+    """The output names of the scenario's baseline module (from its outputs.tf)."""
+    if scenario.baseline is None:
+        return ()
+    from kit.deploy.inspect import output_names
+
+    module = scenario.modules_dir / scenario.baseline.module
+    if not module.is_dir():
+        raise InputError(f"field baseline.module: {scenario.baseline.module!r} is not a "
+                         f"directory of {scenario.modules_dir}")
+    return tuple(output_names(module))
+
+
+def _check_faults(scenario: Scenario) -> None:
+    """Each fault's kind exists, its target suits it and its params fit its schema."""
+    from kit.faults import FAULTS, KINDS
+
+    for name, fault in scenario.faults.items():
+        where = f"field faults.{name}"
+        if fault.kind not in KINDS:
+            raise InputError(f"{where}.kind: unknown fault kind {fault.kind!r}; known: "
+                             f"{', '.join(KINDS)}")
+        if fault.kind == "none":
+            continue
+        kind = FAULTS[fault.kind]
+        target = fault.target or ""
+        target_kind = target if target in bindings.SPECIAL_TARGETS else target.split(".")[0]
+        if target not in scenario.resources and target not in bindings.SPECIAL_TARGETS \
+                or target_kind not in kind.targets:
+            raise InputError(f"{where}.target: {fault.kind} aims at a "
+                             f"{' or '.join(kind.targets)}; got {target or 'nothing'!r} "
+                             f"(declared resources: {', '.join(scenario.resources)})")
+        if kind.timed and fault.duration_seconds <= 0:
+            raise InputError(f"{where}.duration_seconds: {fault.kind} holds for a window: "
+                             "give it a duration above 0")
+        try:
+            kind.Params.model_validate(fault.params)
+        except ValidationError as exc:
+            raise InputError("; ".join(
+                f"{where}.params.{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                for e in exc.errors())) from None
 
 
 def _describe(exc: ValidationError) -> str:

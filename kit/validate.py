@@ -16,7 +16,7 @@ from kit.report.reward import RewardSpec, reward
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
-from kit.variants import VARIANTS, Variant, load_all, materialize
+from kit.variants import Variant, load_all, materialize
 
 
 @dataclass
@@ -62,17 +62,23 @@ class Row:
 
 
 def plan_rows(scenario: Scenario, variants: list[Variant], golden: bool = True) -> list[Row]:
-    """The golden under each fault, then each variant under its own fault."""
+    """The golden under each fault, each correct alternative under its faults, then each
+    defect under its own fault."""
     rows = [Row("golden", fault, ()) for fault in scenario.faults] if golden else []
-    rows += [Row(v.name, v.fault, v.must_fail) for v in variants]
+    for v in variants:
+        if v.must_pass:
+            rows += [Row(v.name, fault, ()) for fault in v.faults or scenario.faults]
+    rows += [Row(v.name, v.fault, v.must_fail) for v in variants
+             if not v.must_pass and v.fault is not None]
     return rows
 
 
 def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, seed: int = 1,
-             only: set[str] | None = None, root: Path = VARIANTS, golden: bool = True,
+             only: set[str] | None = None, root: Path | None = None, golden: bool = True,
              progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> list[Row]:
     """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel);
-    `root` holds the variants (tests/adversarial reuses the same machinery)."""
+    `root` holds the variants (default: the scenario's variants/; tests/adversarial
+    reuses the same machinery)."""
     variants = {v.name: v for v in load_all(scenario, root)}
     unknown = sorted((only or set()) - {"golden", *variants})
     if unknown:

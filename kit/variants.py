@@ -1,10 +1,18 @@
-"""Defective variants: the golden solution with exactly one defect, as a patch.
+"""Variants of the golden solution, each a patch: one-defect variants and correct
+alternatives.
 
-A variant lives in `variants/<scenario>/<variant>/`: `variant.yaml` says what the defect is,
-why it is wrong in production, which fault exposes it and which invariants must fail;
-`change.patch` is a unified diff against `golden/<scenario>/` (paths relative to it, `a/`
-and `b/` prefixes as `git diff` writes them). A patch keeps the change as small as the
-defect and fails loudly when the golden moves under it.
+A variant lives in `variants/<scenario>/<variant>/`: `variant.yaml` and `change.patch`, a
+unified diff against `golden/<scenario>/` (paths relative to it, `a/` and `b/` prefixes
+as `git diff` writes them). A patch keeps the change as small as the difference and fails
+loudly when the golden moves under it.
+
+- A defect says what is wrong (`defect`), why it is wrong in production (`why`), which
+  fault exposes it (`fault`) and which invariants must fail (`must_fail`; with more than
+  one, `together` says why they fail together).
+- A correct alternative (`must_pass: true`) says how it differs from the golden
+  (`alternative`, e.g. managed policies through policy documents) and the faults it must
+  pass under (`faults`, default: every fault of the scenario). A scenario is trustworthy
+  only if the ways real engineers would write it all pass.
 """
 
 from __future__ import annotations
@@ -15,35 +23,57 @@ import subprocess
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from kit.errors import InputError
-from kit.scenario import ROOT, Scenario
-
-VARIANTS = ROOT / "variants"
+from kit.scenario import Scenario
 
 
 class Variant(BaseModel):
-    """One defect, the fault that exposes it, and the invariants that must catch it."""
+    """One defect and the invariants that must catch it, or one correct alternative."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = ""
-    defect: str
-    why: str
-    fault: str
-    must_fail: tuple[str, ...] = Field(min_length=1)
+    defect: str | None = None
+    why: str | None = None
+    fault: str | None = None
+    must_fail: tuple[str, ...] = ()
     together: str | None = None  # why several invariants legitimately fail together
+    alternative: str | None = None
+    must_pass: bool = False
+    faults: tuple[str, ...] = ()  # an alternative's faults (default: all)
     path: Path = Path()
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Variant:
+        if self.must_pass:
+            stray = [f for f in ("defect", "why", "fault", "together") if getattr(self, f)]
+            if self.must_fail or stray:
+                raise ValueError(f"a correct alternative (must_pass) has no "
+                                 f"{', '.join(stray) or 'must_fail'}")
+            if not self.alternative:
+                raise ValueError("field alternative is required: say how it differs from "
+                                 "the golden")
+            return self
+        missing = [f for f in ("defect", "why", "fault", "must_fail") if not getattr(self, f)]
+        if missing:
+            raise ValueError(f"missing field(s) {', '.join(missing)}: a defect says what is "
+                             "wrong, why, the fault that exposes it and what must fail (or "
+                             "set must_pass: true for a correct alternative)")
+        if self.faults or self.alternative:
+            raise ValueError("faults and alternative are for must_pass alternatives")
+        return self
 
     @property
     def patch(self) -> Path:
         return self.path / "change.patch"
 
 
-def load_all(scenario: Scenario, root: Path = VARIANTS) -> list[Variant]:
-    """Every variant of the scenario under `root`, validated; errors name the file."""
-    return [load(scenario, d) for d in sorted((root / scenario.name).glob("*/"))
+def load_all(scenario: Scenario, root: Path | None = None) -> list[Variant]:
+    """Every variant of the scenario under `root` (default: its variants/), validated."""
+    base = root / scenario.name if root is not None else scenario.variants_dir
+    return [load(scenario, d) for d in sorted(base.glob("*/"))
             if (d / "variant.yaml").exists()]
 
 
@@ -57,17 +87,20 @@ def load(scenario: Scenario, directory: Path) -> Variant:
     except yaml.YAMLError as exc:
         raise InputError(f"{path}: not valid YAML: {exc}") from None
     except ValidationError as exc:
-        fields = "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}"
-                           for e in exc.errors())
+        fields = "; ".join(f"field {'.'.join(map(str, e['loc'])) or '(top level)'}: "
+                           f"{e['msg']}" for e in exc.errors())
         raise InputError(f"{path}: {fields}") from None
-    unknown = [i for i in variant.must_fail if i not in scenario.invariants]
+    known_ids = set(scenario.invariants) | set(scenario.registry)
+    unknown = [i for i in variant.must_fail if i not in known_ids]
     if unknown:
         raise InputError(f"{path}: field must_fail names unknown invariant(s) "
                          f"{', '.join(unknown)}; the scenario has: "
                          f"{', '.join(scenario.invariants)}")
-    if variant.fault not in scenario.faults:
-        raise InputError(f"{path}: field fault {variant.fault!r} is not a fault of "
-                         f"{scenario.name}; known: {', '.join(scenario.faults)}")
+    for fault in (*([variant.fault] if variant.fault else []), *variant.faults):
+        if fault not in scenario.faults:
+            field = "fault" if fault == variant.fault else "faults"
+            raise InputError(f"{path}: field {field} {fault!r} is not a fault of "
+                             f"{scenario.name}; known: {', '.join(scenario.faults)}")
     if len(variant.must_fail) > 1 and not variant.together:
         raise InputError(f"{path}: field together is required when must_fail names more "
                          "than one invariant: say why they fail together")

@@ -32,22 +32,27 @@ REGISTRY: dict[str, Checker] = {
     "iam.required_access": least_privilege.check_required_access,
     "iam.least_privilege": least_privilege.check_least_privilege,
     "workload.workers_start": workers.check_workers_start,
+    "workload.fault_injected": workers.check_fault_injected,
 }
+# Judged in every run that got that far, whether or not the scenario lists them.
+ALWAYS = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
+          "workload.fault_injected")
 
 DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "deploy.allowed_constructs": {},
     "deploy.applies": {},
     "delivery.no_loss": {},
     "delivery.poison_to_dlq": dict(delivery.POISON_DEFAULTS),
-    "delivery.no_valid_in_dlq": {},
+    "delivery.no_valid_in_dlq": dict(delivery.DLQ_DEFAULTS),
     "delivery.no_concurrent_processing": {},
-    "idempotency.effects_once": {},
+    "idempotency.effects_once": dict(idempotency.DEFAULTS),
     "recovery.within_rto": dict(recovery.DEFAULTS),
     "rds.hardening": dict(hardening.DEFAULTS),
     "iam.required_access": dict(least_privilege.REQUIRED_DEFAULTS),
     "iam.least_privilege": dict(least_privilege.LEAST_DEFAULTS),
     "workload.workers_start": {},
+    "workload.fault_injected": {},
 }
 
-__all__ = ["DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict", "run_checks",
-           "worst"]
+__all__ = ["ALWAYS", "DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict",
+           "run_checks", "worst"]

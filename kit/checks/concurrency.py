@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kit.checks.params import resolve
-from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
+from kit.checks.result import CheckResult, Params, anomaly, judged, plural
 from kit.history import History, Op
 
 NO_CONCURRENT_PROCESSING = "delivery.no_concurrent_processing"
@@ -43,6 +43,8 @@ def check_no_concurrent_processing(history: History, params: Params) -> CheckRes
     # then completes that hold (deletes m): both processed m. One member per such pair.
     pairs: list[dict[str, Any]] = []
     for op in history.ops:
+        if not op.ok:
+            continue
         kind, v = op.kind, op.value
         if kind == "receive" and not v.get("injected", False):
             receives += 1
@@ -64,9 +66,6 @@ def check_no_concurrent_processing(history: History, params: Params) -> CheckRes
             for mid in open_by_worker.pop(v["worker"], set()):
                 open_by_msg[mid].pop(v["worker"], None)
 
-    if receives == 0:
-        return error(NO_CONCURRENT_PROCESSING, "no worker receive was recorded: the gateway "
-                     "saw no consumer calls, nothing to judge", p)
     messages = sorted({pair["message_id"] for pair in pairs})
     evidence = {"receives": receives, "messages": len(messages),
                 "concurrent": anomaly(pairs)}
@@ -79,6 +78,8 @@ def check_no_concurrent_processing(history: History, params: Params) -> CheckRes
                    f"{e['second']} at {e['second_received_at']} s, {e['first']} deleted it at "
                    f"{e['first_deleted_at']} s)")
     else:
+        # With no receive at all nothing was processed twice; workload.workers_start
+        # fails such a run (workers that never act).
         summary = f"no message was processed by two workers at once ({receives} receives)"
     return judged(NO_CONCURRENT_PROCESSING, not pairs, summary, evidence, p)
 
@@ -94,7 +95,7 @@ def _pair(hold: _Hold, second: Op, delete: Op) -> dict[str, Any]:
     first = hold.receive
     return {
         "message_id": first.value["message_id"],
-        "order_id": first.value["order_id"],
+        "key": first.value["key"],
         "first": first.process,
         "first_received_at": round(first.time, 3),
         "second": second.process,

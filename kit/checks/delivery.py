@@ -1,13 +1,15 @@
-"""Delivery invariants: where every message ends up (the orders table or the DLQ).
+"""Delivery invariants: where every message ends up (the effects table or the DLQ).
 
-- delivery.no_loss: every distinct valid order sent is in `orders` at the end.
+- delivery.no_loss: every distinct valid key sent has an effect row at the end.
 - delivery.poison_to_dlq: every poison message ends in the DLQ within the receive bound
   and is never recorded.
-- delivery.no_valid_in_dlq: no valid order message is in the DLQ at the end.
+- delivery.no_valid_in_dlq: no valid message is in the DLQ at the end.
 
 A poison message counts as in the DLQ when a DLQ message has its message id (SQS redrive
 keeps the id and the receive count) or, for an explicit move by the worker, its body
-unchanged (a new message, so the receive count comes from the recorded receives).
+unchanged (a new message, so the receive count comes from the recorded receives). The DLQ
+is the queue resource named by the `dlq` parameter; validity of a DLQ message moved by
+the worker is decided by the body of the valid send it matches.
 """
 
 from __future__ import annotations
@@ -17,44 +19,49 @@ from typing import Any
 
 from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
-from kit.checks.sent import first_recorded, send_facts, sent, trail
-from kit.history import History, QueueMessage, describe_body
+from kit.checks.sent import first_recorded, nothing_sent, send_facts, sent, trail
+from kit.history import History, QueueMessage
 
 NO_LOSS = "delivery.no_loss"
 POISON_TO_DLQ = "delivery.poison_to_dlq"
 NO_VALID_IN_DLQ = "delivery.no_valid_in_dlq"
 
-POISON_DEFAULTS = {"max_receives": 3}
+POISON_DEFAULTS = {"max_receives": 3, "dlq": "queue.dlq"}
+DLQ_DEFAULTS = {"dlq": "queue.dlq"}
+
+
+def _dlq(history: History, p: Params) -> list[QueueMessage] | None:
+    queues = history.final.queues if history.final else None
+    return None if queues is None else queues.get(p["dlq"])
 
 
 def check_no_loss(history: History, params: Params) -> CheckResult:
-    """delivery.no_loss: every distinct valid order id sent is a row of `orders` at the end."""
+    """delivery.no_loss: every distinct valid key sent has an effect row at the end."""
     p = resolve(NO_LOSS, params, {})
     s = sent(history)
     if not s.valid:
-        return error(NO_LOSS, "no valid order was sent: the workload did not run, nothing to "
-                     "judge", p)
+        return error(NO_LOSS, f"{nothing_sent(history)}: nothing to judge", p)
     final = history.final
-    if final is None or final.orders is None:
-        return error(NO_LOSS, "the final orders table was not read: cannot tell what was "
+    if final is None or final.effects is None:
+        return error(NO_LOSS, "the final effects table was not read: cannot tell what was "
                      "lost", p)
-    present = {row.order_id for row in final.orders}
+    present = {row.key for row in final.effects}
 
-    # Lost: a valid order id that the producer sent (once or as a duplicate send) and that
-    # no row of `orders` holds at the end.
-    lost = [oid for oid in s.valid if oid not in present]
+    # Lost: a valid key that the producer sent (once or as a duplicate send) and that no
+    # effect row holds at the end.
+    lost = [key for key in s.valid if key not in present]
 
     example = None
     if lost:
         op = s.valid[lost[0]]
-        ids = {m for m, oid in s.valid_message_ids.items() if oid == lost[0]}
+        ids = {m for m, key in s.valid_message_ids.items() if key == lost[0]}
         example = {**send_facts(op), "message_ids": sorted(ids), "trail": trail(history, ids)}
     evidence = {"sent": len(s.valid), "lost": anomaly(lost, example)}
-    # Pass rule: no valid order is lost.
+    # Pass rule: no valid message is lost.
     if lost:
-        summary = f"{len(lost)} of {len(s.valid)} valid orders lost (e.g. {lost[0]})"
+        summary = f"{len(lost)} of {len(s.valid)} valid messages lost (e.g. {lost[0]})"
     else:
-        summary = f"all {len(s.valid)} valid orders are in the orders table"
+        summary = f"all {len(s.valid)} valid messages took effect"
     return judged(NO_LOSS, not lost, summary, evidence, p)
 
 
@@ -66,22 +73,23 @@ def check_poison_to_dlq(history: History, params: Params) -> CheckResult:
     if not s.poison:
         return error(POISON_TO_DLQ, "no poison message was sent: nothing to judge", p)
     final = history.final
-    if final is None or final.dlq_messages is None:
-        return error(POISON_TO_DLQ, "the DLQ was not read at the end: cannot tell where poison "
-                     "messages went", p)
+    dlq = _dlq(history, p)
+    if final is None or dlq is None:
+        return error(POISON_TO_DLQ, f"the DLQ ({p['dlq']}) was not read at the end: cannot "
+                     "tell where poison messages went", p)
 
-    matched, moved = _match_poison(s.poison, final.dlq_messages)
+    matched, moved = _match_poison(s.poison, dlq)
     receives = _worker_receives(history)
     recorded_ids = set(first_recorded(history))
-    if final.orders is not None:
-        recorded_ids.update(row.order_id for row in final.orders if row.order_id is not None)
+    if final.effects is not None:
+        recorded_ids.update(row.key for row in final.effects if row.key is not None)
 
     missing: list[str] = []
     over: list[dict[str, Any]] = []
     recorded: list[dict[str, Any]] = []
     for op in s.poison:
         v = op.value
-        mid, oid = v["message_id"], v["order_id"]
+        mid, oid = v["message_id"], v["key"]
         # Missing: a poison message that no DLQ message stands for at the end.
         if mid not in matched:
             missing.append(mid)
@@ -92,23 +100,23 @@ def check_poison_to_dlq(history: History, params: Params) -> CheckResult:
             count = max(dlq_count, receives.get(mid, 0))
             if count > bound:
                 over.append({"message_id": mid, "receives": count, "max_receives": bound})
-        # Recorded: its order id became an order, and no valid send carries that order id.
+        # Recorded: its key took effect, and no valid send carries that key.
         if oid is not None and oid in recorded_ids and oid not in s.valid:
-            recorded.append({"message_id": mid, "order_id": oid, "body": v["body"]})
+            recorded.append({"message_id": mid, "key": oid, "body": v["body"]})
 
     evidence = {
         "poison_sent": len(s.poison),
         "in_dlq": len(matched),
         "moved_by_worker": len(moved),
         "missing_from_dlq": anomaly(missing, _poison_example(history, s.poison, missing)),
-        "missing_still_in_queue": _still_queued(final.queue_messages, missing),
+        "missing_still_in_queue": _still_queued(final.queues, p["dlq"], missing),
         "over_received": anomaly(over),
         "recorded": anomaly(recorded),
     }
     # Pass rule: no poison message is missing from the DLQ, over-received, or recorded.
     problems = [f"{len(missing)} not in the DLQ" if missing else "",
                 f"{len(over)} received more than {bound} times" if over else "",
-                f"{len(recorded)} recorded as orders" if recorded else ""]
+                f"{len(recorded)} recorded as effects" if recorded else ""]
     problems = [x for x in problems if x]
     if problems:
         summary = f"of {len(s.poison)} poison messages, " + ", ".join(problems)
@@ -119,37 +127,37 @@ def check_poison_to_dlq(history: History, params: Params) -> CheckResult:
 
 
 def check_no_valid_in_dlq(history: History, params: Params) -> CheckResult:
-    """delivery.no_valid_in_dlq: no valid order message is in the DLQ at the end."""
-    p = resolve(NO_VALID_IN_DLQ, params, {})
+    """delivery.no_valid_in_dlq: no valid message is in the DLQ at the end."""
+    p = resolve(NO_VALID_IN_DLQ, params, DLQ_DEFAULTS)
     s = sent(history)
     if not s.valid:
-        return error(NO_VALID_IN_DLQ, "no valid order was sent: the workload did not run, "
-                     "nothing to judge", p)
+        return error(NO_VALID_IN_DLQ, f"{nothing_sent(history)}: nothing to judge", p)
     final = history.final
-    if final is None or final.dlq_messages is None:
-        return error(NO_VALID_IN_DLQ, "the DLQ was not read at the end: cannot tell what is "
-                     "in it", p)
-    in_orders = ({row.order_id for row in final.orders} if final.orders is not None else None)
+    dlq = _dlq(history, p)
+    if final is None or dlq is None:
+        return error(NO_VALID_IN_DLQ, f"the DLQ ({p['dlq']}) was not read at the end: cannot "
+                     "tell what is in it", p)
+    in_effects = ({row.key for row in final.effects} if final.effects is not None else None)
+    valid_bodies = {op.value["body"]: key for key, op in s.valid.items()}
 
-    # Valid in DLQ: a DLQ message that is a valid order: it has a valid send's message id,
-    # or its body is a valid order by the poison rule (moved there by the worker).
+    # Valid in DLQ: a DLQ message that is a valid message: it has a valid send's message
+    # id, or (moved there by the worker) a body the scenario calls valid, or the body of a
+    # valid send.
     bad: list[dict[str, Any]] = []
-    for m in final.dlq_messages:
-        oid = s.valid_message_ids.get(m.message_id)
-        if oid is None:
-            facts = describe_body(m.body)
-            oid = facts["order_id"] if facts["valid"] else None
-        if oid is not None:
-            bad.append({"message_id": m.message_id, "order_id": oid,
+    for m in dlq:
+        key = (s.valid_message_ids.get(m.message_id) or (m.key if m.valid else None)
+               or valid_bodies.get(m.body))
+        if key is not None:
+            bad.append({"message_id": m.message_id, "key": key,
                         "receive_count": m.receive_count,
-                        "recorded": None if in_orders is None else oid in in_orders})
-    evidence = {"dlq_messages": len(final.dlq_messages), "valid_in_dlq": anomaly(bad)}
-    # Pass rule: the DLQ holds no valid order.
+                        "recorded": None if in_effects is None else key in in_effects})
+    evidence = {"dlq_messages": len(dlq), "valid_in_dlq": anomaly(bad)}
+    # Pass rule: the DLQ holds no valid message.
     if bad:
-        summary = (f"{plural(len(bad), 'valid order message')} in the DLQ (e.g. order "
-                   f"{bad[0]['order_id']}, received {bad[0]['receive_count']} times)")
+        summary = (f"{plural(len(bad), 'valid message')} in the DLQ (e.g. "
+                   f"{bad[0]['key']}, received {bad[0]['receive_count']} times)")
     else:
-        summary = f"no valid order among the {len(final.dlq_messages)} DLQ messages"
+        summary = f"no valid message among the {len(dlq)} DLQ messages"
     return judged(NO_VALID_IN_DLQ, not bad, summary, evidence, p)
 
 
@@ -182,19 +190,20 @@ def _worker_receives(history: History) -> dict[str, int]:
     """message_id -> receives by workers: count of real receive ops or the highest count seen."""
     count: dict[str, int] = defaultdict(int)
     highest: dict[str, int] = {}
-    for op in history.ops:
-        if op.kind == "receive" and not op.value.get("injected", False):
+    for op in history.of_kind("receive"):
+        if not op.value.get("injected", False):
             mid = op.value["message_id"]
             count[mid] += 1
             highest[mid] = max(highest.get(mid, 0), op.value["receive_count"])
     return {mid: max(n, highest[mid]) for mid, n in count.items()}
 
 
-def _still_queued(queue: list[QueueMessage] | None, missing: list[str]) -> int | None:
-    """How many missing poison messages sit in the main queue (None: queue not read)."""
-    if queue is None:
+def _still_queued(queues: dict[str, list[QueueMessage]] | None, dlq: str,
+                  missing: list[str]) -> int | None:
+    """How many missing poison messages sit in the other queues (None: queues not read)."""
+    if queues is None:
         return None
-    ids = {m.message_id for m in queue}
+    ids = {m.message_id for name, messages in queues.items() if name != dlq for m in messages}
     return sum(1 for mid in missing if mid in ids)
 
 

@@ -16,7 +16,7 @@ from kit.checks.result import CheckResult, Params, error, judged
 from kit.history import History
 
 RDS_HARDENING = "rds.hardening"
-DEFAULTS = {"min_backup_retention_days": 7}
+DEFAULTS = {"min_backup_retention_days": 7, "database": "database.main"}
 
 _MISSING = object()
 
@@ -25,10 +25,15 @@ def check_rds_hardening(history: History, params: Params) -> CheckResult:
     """rds.hardening: engine, privacy, encryption, backups, deletion protection, password."""
     p = resolve(RDS_HARDENING, params, DEFAULTS)
     final = history.final
-    if final is None or final.db_instance is None or final.rds_config is None:
+    instances = final.db_instances if final is not None else None
+    if instances is None or final is None or final.rds_config is None:
         return error(RDS_HARDENING, "the DB instance description and the Terraform RDS facts "
                      "were not both collected: cannot judge hardening", p)
-    db = final.db_instance
+    db = instances.get(p["database"])
+    if db is None:
+        # Read, and gone: the instance the outputs named no longer exists at the end.
+        return judged(RDS_HARDENING, False, f"the DB instance of {p['database']} does not "
+                      "exist at the end of the run", {"instance": None}, p)
     days = p["min_backup_retention_days"]
     # attribute -> (actual value, what is required, does the value meet it)
     rules: dict[str, tuple[Any, str, Callable[[Any], bool]]] = {

@@ -1,9 +1,17 @@
-"""idempotency.effects_once: each order takes effect exactly once, with the sent values.
+"""idempotency.effects_once: each valid message takes effect exactly once, with the values
+sent.
 
 Duplicate sends (same body, new message id), redeliveries after a crash and injected
-duplicate deliveries must all leave one row per order and balances that count each order
-once. A lost order is not this invariant's business (delivery.no_loss): balances are
-compared with the orders that were recorded, so a loss does not fail this check too.
+duplicate deliveries must all leave one effect row per key, whose fields equal the fields
+sent, and (when the scenario keeps running totals, parameter `totals`) totals that count
+each effect once. A lost message is not this invariant's business (delivery.no_loss):
+totals are compared with the effects that were recorded, so a loss does not fail this
+check too.
+
+`totals` = {table, key, value, sum}: in `table`, the row whose `key` column is K holds in
+`value` the sum of `sum` over the effect rows whose `key` field is K (order-pipeline: each
+customer's balance_cents is the sum of the amount_cents of their recorded orders). A key
+absent from the table has total 0.
 """
 
 from __future__ import annotations
@@ -13,92 +21,92 @@ from typing import Any
 
 from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
-from kit.checks.sent import sent
-from kit.history import History
+from kit.checks.sent import nothing_sent, sent
+from kit.history import FinalState, History
 
 EFFECTS_ONCE = "idempotency.effects_once"
+DEFAULTS: dict[str, Any] = {"totals": {}}
+TOTALS_FIELDS = ("table", "key", "value", "sum")
 
 
 def check_effects_once(history: History, params: Params) -> CheckResult:
-    """idempotency.effects_once: one row per order with the sent values; balances add up."""
-    p = resolve(EFFECTS_ONCE, params, {})
+    """idempotency.effects_once: one effect row per key with the sent values; totals add up."""
+    p = resolve(EFFECTS_ONCE, params, DEFAULTS)
+    totals = p["totals"]
+    if totals and sorted(totals) != sorted(TOTALS_FIELDS):
+        return error(EFFECTS_ONCE, f"parameter totals must have exactly "
+                     f"{', '.join(TOTALS_FIELDS)}; got {', '.join(totals)}", p)
     s = sent(history)
     if not s.valid:
-        return error(EFFECTS_ONCE, "no valid order was sent: the workload did not run, "
-                     "nothing to judge", p)
+        return error(EFFECTS_ONCE, f"{nothing_sent(history)}: nothing to judge", p)
     final = history.final
-    if final is None or final.orders is None or final.balances is None:
-        return error(EFFECTS_ONCE, "the final orders and balances tables were not both read: "
-                     "cannot compare effects with what was sent", p)
-    poison_order_ids = {op.value["order_id"] for op in s.poison} - {None}
-    rows = final.orders
+    if final is None or final.effects is None or (totals and final.tables is None):
+        return error(EFFECTS_ONCE, "the final effects (and totals) were not read: cannot "
+                     "compare effects with what was sent", p)
+    poison_keys = {op.value["key"] for op in s.poison} - {None}
+    rows = final.effects
 
-    # Duplicated: an order id held by more than one row of `orders` (a table without a
-    # primary key, or a write that is not idempotent).
-    per_id = Counter(row.order_id for row in rows)
-    duplicated = [{"order_id": oid, "rows": n}
-                  for oid, n in sorted(per_id.items(), key=lambda kv: str(kv[0])) if n > 1]
+    # Duplicated: a key held by more than one effect row (a table without a primary key,
+    # or a write that is not idempotent).
+    per_key = Counter(row.key for row in rows)
+    duplicated = [{"key": key, "rows": n}
+                  for key, n in sorted(per_key.items(), key=lambda kv: str(kv[0])) if n > 1]
 
-    # Wrong value: a row of a valid order whose amount_cents or customer_id differs from
-    # what was sent for that order.
-    wrong_amount: list[dict[str, Any]] = []
-    wrong_customer: list[dict[str, Any]] = []
-    # Unexpected: a row whose order id no valid send carries: a poison message recorded,
-    # or an order id that was never sent at all.
+    # Wrong value: an effect row of a valid key whose field differs from what was sent for
+    # that key (only the fields the message carries are compared).
+    wrong_value: list[dict[str, Any]] = []
+    # Unexpected: a row whose key no valid send carries: a poison message recorded, or a
+    # key that was never sent at all.
     poison_recorded: list[dict[str, Any]] = []
     never_sent: list[dict[str, Any]] = []
     for row in rows:
-        op = s.valid.get(row.order_id) if row.order_id is not None else None
+        op = s.valid.get(row.key) if row.key is not None else None
         if op is None:
-            target = poison_recorded if row.order_id in poison_order_ids else never_sent
-            target.append(_row(row))
+            target = poison_recorded if row.key in poison_keys else never_sent
+            target.append({"key": row.key, **row.fields})
             continue
-        if row.amount_cents != op.value["amount_cents"]:
-            wrong_amount.append({"order_id": row.order_id, "sent": op.value["amount_cents"],
-                                 "recorded": row.amount_cents})
-        if row.customer_id != op.value["customer_id"]:
-            wrong_customer.append({"order_id": row.order_id, "sent": op.value["customer_id"],
-                                   "recorded": row.customer_id})
-
-    # Wrong balance: a customer whose balance differs from the sum of the sent amount_cents
-    # over that customer's distinct valid orders present in `orders`. A customer absent
-    # from customer_balances has balance 0.
-    expected: dict[str, int] = defaultdict(int)
-    for oid in per_id:
-        op = s.valid.get(oid) if oid is not None else None
-        if op is not None:
-            expected[op.value["customer_id"]] += op.value["amount_cents"]
-    wrong_balance = [
-        {"customer_id": c, "expected": expected.get(c, 0), "actual": final.balances.get(c, 0)}
-        for c in sorted(set(expected) | set(final.balances))
-        if final.balances.get(c, 0) != expected.get(c, 0)
-    ]
+        for name, value in op.value["fields"].items():
+            if name in row.fields and row.fields[name] != value:
+                wrong_value.append({"key": row.key, "field": name, "sent": value,
+                                    "recorded": row.fields[name]})
 
     anomalies = {
         "duplicated": duplicated,
-        "wrong_amount": sorted(wrong_amount, key=_by_order),
-        "wrong_customer": sorted(wrong_customer, key=_by_order),
-        "poison_recorded": sorted(poison_recorded, key=_by_order),
-        "never_sent": sorted(never_sent, key=_by_order),
-        "wrong_balance": wrong_balance,
+        "wrong_value": sorted(wrong_value, key=_by_key),
+        "poison_recorded": sorted(poison_recorded, key=_by_key),
+        "never_sent": sorted(never_sent, key=_by_key),
     }
-    evidence: dict[str, Any] = {"rows": len(rows), "distinct_orders": len(per_id),
-                                "customers": len(set(expected) | set(final.balances))}
+    evidence: dict[str, Any] = {"rows": len(rows), "distinct_keys": len(per_key)}
+    if totals:
+        anomalies["wrong_total"] = _wrong_totals(totals, final, per_key, s.valid)
+        evidence["totals_table"] = totals["table"]
     evidence.update({name: anomaly(members) for name, members in anomalies.items()})
-    # Pass rule: no duplicated row, wrong value, unexpected row or wrong balance.
+    # Pass rule: no duplicated row, wrong value, unexpected row or wrong total.
     found = [f"{len(m)} {name.replace('_', ' ')}" for name, m in anomalies.items() if m]
     if found:
         summary = "effects not exactly once: " + ", ".join(found)
     else:
-        summary = (f"{len(per_id)} orders recorded once each with the sent values; "
-                   f"balances of {evidence['customers']} customers add up")
+        summary = f"{len(per_key)} keys took effect once each with the sent values" + (
+            f"; the totals in {totals['table']} add up" if totals else "")
     return judged(EFFECTS_ONCE, not found, summary, evidence, p)
 
 
-def _row(row: Any) -> dict[str, Any]:
-    return {"order_id": row.order_id, "customer_id": row.customer_id,
-            "amount_cents": row.amount_cents}
+def _wrong_totals(totals: dict[str, str], final: FinalState, per_key: Counter,
+                  valid: dict[str, Any]) -> list[dict[str, Any]]:
+    """Totals that differ from the sum, over the distinct recorded valid keys, of the sent
+    `sum` field grouped by the sent `key` field."""
+    expected: dict[Any, int] = defaultdict(int)
+    for key in per_key:
+        op = valid.get(key) if key is not None else None
+        if op is not None:
+            fields = op.value["fields"]
+            expected[fields[totals["key"]]] += fields[totals["sum"]]
+    actual = {row.get(totals["key"]): row.get(totals["value"])
+              for row in (final.tables or {}).get(totals["table"], [])}
+    return [{totals["key"]: k, "expected": expected.get(k, 0), "actual": actual.get(k, 0)}
+            for k in sorted(set(expected) | set(actual), key=str)
+            if actual.get(k, 0) != expected.get(k, 0)]
 
 
-def _by_order(item: dict[str, Any]) -> str:
-    return str(item["order_id"])
+def _by_key(item: dict[str, Any]) -> str:
+    return str(item["key"])

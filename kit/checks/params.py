@@ -31,8 +31,14 @@ def resolve(check_id: str, given: Mapping[str, Any] | None,
                                  f"{type(default).__name__} like {default!r}.")
             out[name] = value
             continue
-        # Every scalar parameter here is a positive number: an int default wants an int (a count,
-        # days), a float default takes any number (seconds). bool is not a number here.
+        if isinstance(default, str):  # a name (a resource such as queue.dlq)
+            if not isinstance(value, str) or not value:
+                raise ParamError(f"{check_id}: parameter {name} is {value!r}, expected a "
+                                 f"name like {default!r}.")
+            out[name] = value
+            continue
+        # Every other scalar parameter is a positive number: an int default wants an int (a
+        # count, days), a float default takes any number (seconds). bool is not a number.
         wanted: tuple[type, ...] = (int,) if isinstance(default, int) else (int, float)
         if isinstance(value, bool) or not isinstance(value, wanted) or value <= 0:
             kind = "a positive integer" if wanted == (int,) else "a positive number"

@@ -1,10 +1,10 @@
-"""recovery.within_rto: after the fault ends, every valid order is recorded within the RTO.
+"""recovery.within_rto: after the fault ends, every valid message takes effect within the RTO.
 
 The clock starts at the reference time: the fault_end op (the latest, if several) or,
-when the run had no fault (fault "none"), the last send. An order's deadline is
-max(reference, its first send) + rto_seconds: an order sent after the fault ended gets the
-same RTO from its own send. The time an order is recorded is the observer's first sight of
-its row (`recorded` op), so the deadline is judged at the poller's resolution.
+when the run had no fault (fault "none"), the last send. A key's deadline is
+max(reference, its first send) + rto_seconds: a message sent after the fault ended gets
+the same RTO from its own send. The time a key takes effect is the observer's first sight
+of its effect row (`recorded` op), so the deadline is judged at the poller's resolution.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
-from kit.checks.sent import first_recorded, sent
+from kit.checks.sent import first_recorded, nothing_sent, sent
 from kit.history import History
 
 WITHIN_RTO = "recovery.within_rto"
@@ -21,13 +21,12 @@ DEFAULTS = {"rto_seconds": 60.0}
 
 
 def check_within_rto(history: History, params: Params) -> CheckResult:
-    """recovery.within_rto: each valid order is recorded by max(fault end, send) + RTO."""
+    """recovery.within_rto: each valid key takes effect by max(fault end, send) + RTO."""
     p = resolve(WITHIN_RTO, params, DEFAULTS)
     rto = p["rto_seconds"]
     s = sent(history)
     if not s.valid:
-        return error(WITHIN_RTO, "no valid order was sent: the workload did not run, nothing "
-                     "to judge", p)
+        return error(WITHIN_RTO, f"{nothing_sent(history)}: nothing to judge", p)
     starts = [op for op in history.of_kind("fault_start") if op.value["fault"] != "none"]
     ends = [op for op in history.of_kind("fault_end") if op.value["fault"] != "none"]
     if starts and not ends:
@@ -43,18 +42,18 @@ def check_within_rto(history: History, params: Params) -> CheckResult:
 
     recorded = first_recorded(history)
     final = history.final
-    if final is not None and final.orders is not None:
-        unseen = sorted({r.order_id for r in final.orders if r.order_id is not None
-                         and r.order_id in s.valid and r.order_id not in recorded})
+    if final is not None and final.effects is not None:
+        unseen = sorted({r.key for r in final.effects if r.key is not None
+                         and r.key in s.valid and r.key not in recorded})
         if unseen:
-            return error(WITHIN_RTO, f"{len(unseen)} orders are in the final table but have no "
+            return error(WITHIN_RTO, f"{len(unseen)} keys are in the final table but have no "
                          f"`recorded` op (e.g. {unseen[0]}): the observer's ledger is "
                          f"incomplete, so recovery cannot be timed", p,
                          {"unseen": anomaly(unseen)})
 
-    # Late: a valid order first recorded after its deadline.
+    # Late: a valid key first recorded after its deadline.
     late: list[dict[str, Any]] = []
-    # Never recorded: a valid order with no `recorded` op at all (it also misses the RTO).
+    # Never recorded: a valid key with no `recorded` op at all (it also misses the RTO).
     never: list[str] = []
     for oid, op in s.valid.items():
         deadline = max(reference, op.time) + rto
@@ -62,12 +61,12 @@ def check_within_rto(history: History, params: Params) -> CheckResult:
         if seen is None:
             never.append(oid)
         elif seen.time > deadline:
-            late.append({"order_id": oid, "sent_at": round(op.time, 3),
+            late.append({"key": oid, "sent_at": round(op.time, 3),
                          "recorded_at": round(seen.time, 3), "deadline": round(deadline, 3),
                          "late_by_s": round(seen.time - deadline, 3)})
-    evidence = {"orders": len(s.valid), "reference_time": round(reference, 3),
+    evidence = {"keys": len(s.valid), "reference_time": round(reference, 3),
                 "late": anomaly(late), "never_recorded": anomaly(never)}
-    # Pass rule: every valid order is recorded at or before its deadline.
+    # Pass rule: every valid key is recorded at or before its deadline.
     if late or never:
         parts = []
         if late:
@@ -75,8 +74,8 @@ def check_within_rto(history: History, params: Params) -> CheckResult:
             parts.append(f"{len(late)} recorded late (worst {worst} s past the deadline)")
         if never:
             parts.append(f"{len(never)} never recorded")
-        summary = (f"of {len(s.valid)} orders, {' and '.join(parts)}; RTO {rto} s after "
-                   f"{basis}")
+        summary = (f"of {len(s.valid)} valid messages, {' and '.join(parts)}; RTO {rto} s "
+                   f"after {basis}")
     else:
-        summary = f"all {len(s.valid)} orders recorded within {rto} s of {basis}"
+        summary = f"all {len(s.valid)} valid messages took effect within {rto} s of {basis}"
     return judged(WITHIN_RTO, not (late or never), summary, evidence, p)

@@ -14,43 +14,40 @@ TRAIL_CAP = 20
 class Sent:
     """What the producer sent, indexed for the checkers (all in send order)."""
 
-    valid: dict[str, Op] = field(default_factory=dict)  # order_id -> first valid send op
-    valid_message_ids: dict[str, str] = field(default_factory=dict)  # message_id -> order_id
+    valid: dict[str, Op] = field(default_factory=dict)  # key -> first valid send op
+    valid_message_ids: dict[str, str] = field(default_factory=dict)  # message_id -> key
     poison: list[Op] = field(default_factory=list)  # every poison send op
     by_message_id: dict[str, Op] = field(default_factory=dict)  # every send op
 
 
 def sent(history: History) -> Sent:
-    """Index the send ops: valid orders by order id (first send wins), poison in order."""
+    """Index the sends that happened: valid messages by key (first send wins), poison in
+    order."""
     out = Sent()
-    for op in history.ops:
-        if op.kind != "send":
-            continue
+    for op in history.of_kind("send"):
         v = op.value
         out.by_message_id.setdefault(v["message_id"], op)
         if v["valid"]:
-            out.valid.setdefault(v["order_id"], op)
-            out.valid_message_ids[v["message_id"]] = v["order_id"]
+            out.valid.setdefault(v["key"], op)
+            out.valid_message_ids[v["message_id"]] = v["key"]
         else:
             out.poison.append(op)
     return out
 
 
 def first_recorded(history: History) -> dict[str, Op]:
-    """order_id -> the observer's first `recorded` op for it."""
+    """key -> the observer's first `recorded` op for it."""
     out: dict[str, Op] = {}
-    for op in history.ops:
-        if op.kind == "recorded":
-            out.setdefault(op.value["order_id"], op)
+    for op in history.of_kind("recorded"):
+        out.setdefault(op.value["key"], op)
     return out
 
 
 def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
     """What workers did with these messages, in order (first TRAIL_CAP): for one example."""
     out: list[dict[str, Any]] = []
-    for op in history.ops:
-        if (op.kind in ("receive", "delete", "change_visibility")
-                and op.value["message_id"] in message_ids):
+    for op in history.of_kind("receive", "delete", "change_visibility"):
+        if op.value["message_id"] in message_ids:
             out.append({"t": round(op.time, 3), "process": op.process, "kind": op.kind,
                         "message_id": op.value["message_id"]})
             if len(out) == TRAIL_CAP:  # an example, not a log: the history has the rest
@@ -61,6 +58,14 @@ def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
 def send_facts(op: Op) -> dict[str, Any]:
     """The fields of a send op worth showing in evidence."""
     v = op.value
-    return {"order_id": v["order_id"], "message_id": v["message_id"],
-            "customer_id": v["customer_id"], "amount_cents": v["amount_cents"],
+    return {"key": v["key"], "message_id": v["message_id"], **v["fields"],
             "sent_at": round(op.time, 3)}
+
+
+def nothing_sent(history: History) -> str:
+    """Why nothing valid was sent: the producer's first error, or that it never ran."""
+    failed = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
+    if failed:
+        return (f"the producer could not send ({len(failed)} failed sends, e.g. "
+                f"{failed[0].value['error']})")
+    return "no valid message was sent: the workload did not run"

@@ -1,8 +1,14 @@
-"""workload.workers_start: the solution's worker command gets going.
+"""Gates of the workload: the solution's workers got going, and the fault got its chance.
 
-A worker that exits at once (bad import, missing env, crash on start) is recorded by the
-supervisor as a `crash_loop` op with each early exit and the tail of each worker's output;
-the run stops there, so every other runtime invariant would have nothing to judge.
+- workload.workers_start: the worker command stays up and acts. A worker that exits at
+  once (bad import, missing env, crash on start) is recorded by the supervisor as a
+  `crash_loop` op with each early exit and the tail of each worker's output; the run stops
+  there. Workers that stay up but never receive a message while the producer sends (they
+  never call SQS, or every call is denied) never acted.
+- workload.fault_injected: the run's fault was injected. A fault the workload never gave
+  a chance (its trigger, "N messages recorded", never fired; no worker held a message to
+  kill; no delete came to lose) is recorded as `fault_not_injected`: the run did not test
+  the behaviour under the fault, and that is the solution's doing, not the kit's.
 """
 
 from __future__ import annotations
@@ -12,21 +18,42 @@ from kit.checks.result import CheckResult, Params, anomaly, error, judged, plura
 from kit.history import History
 
 WORKERS_START = "workload.workers_start"
+FAULT_INJECTED = "workload.fault_injected"
 
 
 def check_workers_start(history: History, params: Params) -> CheckResult:
-    """workload.workers_start: workers were started and did not crash-loop."""
+    """workload.workers_start: workers were started, did not crash-loop, and acted."""
     p = resolve(WORKERS_START, params, {})
     starts = history.of_kind("worker_start")
     if not starts:
         return error(WORKERS_START, "no worker_start op in the history: the run never "
                      "started a worker", p)
     loops = history.of_kind("crash_loop")
-    if not loops:
-        return judged(WORKERS_START, True, f"workers ran ({plural(len(starts), 'start')})",
-                      {"starts": len(starts)}, p)
-    exits = loops[0].value["exits"]
-    output = loops[0].value["output"]
+    if loops:
+        return _crash_loop(loops[0].value, p)
+    receives = history.of_kind("receive")
+    sends = history.of_kind("send")
+    # Never acted: messages were sent, and no worker received a single one.
+    if sends and not receives:
+        denied = [op for op in history.of_kind("authz") if op.process.startswith("worker")
+                  and op.value.get("decision") != "Allow"]
+        why = (f"; {plural(len(denied), 'call')} of theirs denied, e.g. "
+               f"{denied[0].value['action']} on {denied[0].value['resource']}" if denied
+               else "; they made no SQS call the gateway saw")
+        return judged(WORKERS_START, False, f"the workers stayed up but never received any of "
+                      f"the {len(sends)} messages sent{why}",
+                      {"starts": len(starts), "sends": len(sends), "receives": 0,
+                       "denied": anomaly([{"process": op.process, **op.value}
+                                          for op in denied])}, p)
+    # Pass rule: workers started, no crash loop, and they acted on what was sent.
+    return judged(WORKERS_START, True, f"workers ran ({plural(len(starts), 'start')}, "
+                  f"{plural(len(receives), 'receive')})",
+                  {"starts": len(starts), "receives": len(receives)}, p)
+
+
+def _crash_loop(value: dict, p: dict) -> CheckResult:
+    exits = value["exits"]
+    output = value["output"]
     last = next((lines[-1] for lines in output.values() if lines), "no output")
     first = exits[0]
     how = (f"code {first['code']}" if first["code"] >= 0 else f"signal {-first['code']}")
@@ -35,3 +62,20 @@ def check_workers_start(history: History, params: Params) -> CheckResult:
                f"last output: {last[:200]}")
     return judged(WORKERS_START, False, summary, {"exits": anomaly(exits), "output": output},
                   p)
+
+
+def check_fault_injected(history: History, params: Params) -> CheckResult:
+    """workload.fault_injected: the run's fault (if any) started, or there was none."""
+    p = resolve(FAULT_INJECTED, params, {})
+    skipped = history.of_kind("fault_not_injected")
+    started = history.of_kind("fault_start")
+    # Not injected: the nemesis gave up waiting for the state its fault needs.
+    if skipped:
+        v = skipped[0].value
+        return judged(FAULT_INJECTED, False, f"fault {v['fault']} could not be injected: "
+                      f"{v['reason']}; the run did not test behaviour under it",
+                      {"fault": v["fault"], "reason": v["reason"]}, p)
+    # Pass rule: no fault was skipped.
+    what = (f"fault {started[0].value['fault']} injected" if started
+            else "no fault in this run")
+    return judged(FAULT_INJECTED, True, what, {"started": len(started)}, p)

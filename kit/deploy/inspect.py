@@ -1,4 +1,4 @@
-"""Facts about a solution read from its HCL (never from its outputs alone)."""
+"""Facts about a solution read from its Terraform (never from its outputs alone)."""
 
 from __future__ import annotations
 
@@ -6,46 +6,30 @@ import re
 from pathlib import Path
 from typing import Any
 
-import hcl2
-
+from kit.deploy.hcl import Configuration, items, parse
 from kit.history import RdsConfig
 
 _REFERENCE = re.compile(r"^\$\{\s*var\.([A-Za-z0-9_-]+)\s*\}$")
 
 
-def _unquote(value: Any) -> Any:
-    return value[1:-1] if isinstance(value, str) and value.startswith('"') else value
-
-
-def _blocks(solution: Path) -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for tf in sorted(solution.glob("*.tf")):
-        with tf.open() as handle:
-            out.append((tf.name, hcl2.load(handle)))
-    return out
-
-
-def rds_config(solution: Path) -> RdsConfig:
-    """Whether an aws_db_instance's master password is written in the Terraform."""
-    parsed = _blocks(solution)
-    defaults: dict[str, Any] = {}
-    for _, doc in parsed:
-        for block in doc.get("variable", []):
-            for name, body in block.items():
-                if "default" in body:
-                    defaults[_unquote(name)] = body["default"]
-    for filename, doc in parsed:
-        for block in doc.get("resource", []):
-            for rtype, instances in block.items():
-                if _unquote(rtype) != "aws_db_instance":
-                    continue
-                for rname, body in instances.items():
-                    where = f"{filename}: aws_db_instance.{_unquote(rname)}.password"
-                    password = body.get("password")
-                    if isinstance(password, str) and "${" not in password:
-                        return RdsConfig(password_literal=True, where=where)
-                    match = _REFERENCE.match(password) if isinstance(password, str) else None
-                    if match and isinstance(defaults.get(match.group(1)), str):
-                        return RdsConfig(password_literal=True,
-                                         where=f"{where} (default of var.{match.group(1)})")
+def rds_config(config: Configuration) -> RdsConfig:
+    """Whether an aws_db_instance's master password is written in the Terraform: as a
+    literal, or as the default of the variable it reads (in any module, HCL or JSON)."""
+    for doc, name, body in config.resources("aws_db_instance"):
+        where = f"{doc.path}: aws_db_instance.{name}.password"
+        password: Any = body.get("password")
+        if isinstance(password, str) and "${" not in password:
+            return RdsConfig(password_literal=True, where=where)
+        match = _REFERENCE.match(password) if isinstance(password, str) else None
+        if match:
+            variable = config.variables(doc.path.parent).get(match.group(1), {})
+            if isinstance(variable.get("default"), str):
+                return RdsConfig(password_literal=True,
+                                 where=f"{where} (default of var.{match.group(1)})")
     return RdsConfig(password_literal=False)
+
+
+def output_names(module: Path) -> list[str]:
+    """The outputs a module declares (its root files)."""
+    return [name for doc in parse(module).at_root()
+            for name, _ in items(doc.content.get("output"))]

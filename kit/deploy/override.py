@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import hcl2
-
+from kit.deploy.hcl import Configuration, items
 from kit.errors import SolutionError
 
 OVERRIDE_FILE = "zz_kit_override.tf"
@@ -41,23 +40,17 @@ def endpoint_env(endpoint: str) -> dict[str, str]:
     return {"AWS_ENDPOINT_URL": endpoint, "GOGC": "400"}
 
 
-def provider_blocks(solution: Path) -> list[tuple[str | None, bool]]:
-    """(alias, has an `endpoints` block) of each `provider "aws"` block (alias None = default)."""
+def provider_blocks(config: Configuration) -> list[tuple[str | None, bool]]:
+    """(alias, has an `endpoints` block) of each root `provider "aws"` block (alias None =
+    default); override files are the kit's business, not the solution's."""
     blocks: list[tuple[str | None, bool]] = []
-    for tf in sorted(solution.glob("*.tf")):
-        if tf.name.endswith("_override.tf"):
+    for doc in config.at_root():
+        if doc.is_override:
             continue
-        try:
-            with tf.open() as handle:
-                parsed = hcl2.load(handle)
-        except Exception as exc:  # noqa: BLE001 - python-hcl2 raises many parser types
-            raise SolutionError(f"{tf.name}: not valid HCL: {exc}") from exc
-        for block in parsed.get("provider", []):
-            for name, body in block.items():
-                if name.strip('"') == "aws":
-                    alias = body.get("alias")
-                    blocks.append((alias.strip('"') if isinstance(alias, str) else None,
-                                   "endpoints" in body))
+        for name, body in items(doc.content.get("provider")):
+            if name == "aws" and isinstance(body, dict):
+                alias = body.get("alias")
+                blocks.append((alias if isinstance(alias, str) else None, "endpoints" in body))
     return blocks
 
 
@@ -87,10 +80,10 @@ def render_provider(endpoint: str, *, alias: str | None = None,
     return "\n".join(lines) + "\n"
 
 
-def write_provider_config(solution_copy: Path, endpoint: str,
+def write_provider_config(solution_copy: Path, config: Configuration, endpoint: str,
                           endpoints: Mapping[str, str] | None = None) -> Path:
     """Write the kit's provider file into a copy of the solution; returns its path."""
-    blocks = provider_blocks(solution_copy)
+    blocks = provider_blocks(config)
     name = OVERRIDE_FILE if blocks else PROVIDER_FILE
     target = solution_copy / name
     if target.exists():

@@ -19,6 +19,7 @@ from typing import Any
 from kit import settings
 from kit.deploy import toolchain
 from kit.deploy.command import Completed, run
+from kit.deploy.hcl import Configuration, parse
 from kit.deploy.override import endpoint_env, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 
@@ -130,9 +131,11 @@ class Terraform:
             # Attach to the sandbox's running provider instead of starting one per command.
             self.env["TF_REATTACH_PROVIDERS"] = reattach
 
-    def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None) -> None:
-        """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win)."""
-        write_provider_config(self.dir, endpoint, endpoints)
+    def configure(self, endpoint: str, config: Configuration | None = None,
+                  endpoints: Mapping[str, str] | None = None) -> None:
+        """Add the kit's provider override aimed at `endpoint` (per-service `endpoints`
+        win); `config` is the solution's parse, when the caller already has it."""
+        write_provider_config(self.dir, config or parse(self.dir), endpoint, endpoints)
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint)
 

@@ -1,23 +1,44 @@
-"""What every fault shares: the context it acts on, and the nemesis that schedules it."""
+"""What every fault shares: its typed parameters, the context it acts on, and its shape.
+
+A fault kind is one class: `Params` (a pydantic model of `params` in scenario.yaml),
+`targets` (what it may be aimed at: resource kinds such as "database", or the special
+targets "endpoint.aws" and "workers"), and start / window / heal. Healing is not optional.
+"""
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
 
 from kit.errors import KitError
-from kit.gateway.server import Gateway
-from kit.sandbox.toxiproxy import Proxy
-from kit.scenario import Fault
 from kit.workload.recorder import Recorder
-from kit.workload.supervisor import Supervisor
+
+if TYPE_CHECKING:
+    from kit.gateway.server import Gateway
+    from kit.sandbox.toxiproxy import Proxy
+    from kit.scenario import Fault
+    from kit.workload.supervisor import Supervisor
 
 TRIGGER_TIMEOUT = 60.0
 
 
-class FaultNotInjected(KitError):
-    """The fault could not be injected (its trigger never fired, nothing to act on)."""
+class FaultNotInjected(Exception):
+    """The workload never reached the state the fault needs (e.g. no worker ever deleted a
+    message): the solution's doing, judged by workload.fault_injected."""
+
+
+class FaultBroken(KitError):
+    """The kit could not inject or heal a fault (a service answered an error)."""
+
+
+class NoParams(BaseModel):
+    """A fault kind without parameters."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 @dataclass
@@ -25,39 +46,51 @@ class FaultContext:
     """The handles a fault may act on during one run."""
 
     spec: Fault
+    params: BaseModel
     recorder: Recorder
     supervisor: Supervisor
     gateway: Gateway
-    db_proxy: Proxy
-    sqs_proxy: Proxy
     stopping: threading.Event
-    worker_role_arn: str | None = None  # the role the workers run as (IAM faults act on it)
-    # Orders the producer sends exactly once: killing the holder of one of these can lose
-    # it, while a duplicate-sent order has another copy that would hide the damage.
-    single_send_orders: frozenset[str] = frozenset()
+    proxies: Mapping[str, Proxy] = field(default_factory=dict)  # network target -> proxy
+    roles: Mapping[str, str] = field(default_factory=dict)  # role resource -> ARN
+    # Keys the producer sends exactly once: killing the holder of one of these can lose it,
+    # while a key sent twice has another copy that would hide the damage.
+    single_send_keys: frozenset[str] = frozenset()
+
+    @property
+    def target(self) -> str:
+        """The fault's target name, as scenario.yaml gives it."""
+        return self.spec.target or ""
 
 
-class FaultKind(Protocol):
-    """One fault: start it, hold it for its window, heal it. Healing is not optional."""
+class FaultKind:
+    """One fault: start it, hold it for its window, heal it."""
 
-    def start(self, ctx: FaultContext) -> dict[str, Any]: ...
+    Params: ClassVar[type[BaseModel]] = NoParams
+    targets: ClassVar[tuple[str, ...]] = ()
+    timed: ClassVar[bool] = False  # held for duration_seconds (which must then be > 0)
 
-    def window(self, ctx: FaultContext) -> None: ...
+    def __init__(self, ctx: FaultContext) -> None:
+        self.ctx = ctx
+        self.params: Any = ctx.params
 
-    def heal(self, ctx: FaultContext) -> None: ...
+    def start(self) -> dict[str, Any]:
+        """Inject the fault; returns what was done (recorded as fault_start's detail)."""
+        raise NotImplementedError
 
+    def window(self) -> None:
+        """Hold the fault: for its duration when timed, else until it has acted."""
+        if self.timed:
+            self.ctx.stopping.wait(self.ctx.spec.duration_seconds)
 
-class Timed:
-    """A fault that holds for `duration_seconds` after it starts (stops early on abort)."""
-
-    def window(self, ctx: FaultContext) -> None:
-        ctx.stopping.wait(ctx.spec.duration_seconds)
+    def heal(self) -> None:
+        """Undo the fault (idempotent)."""
 
 
 def wait_for(ctx: FaultContext, condition: Any, timeout: float, what: str) -> None:
-    """Wait (bounded) until `condition()` holds, woken by every recorded op."""
+    """Wait (bounded) until `condition()` holds, woken by every recorded op; raise
+    FaultNotInjected naming `what` if it never does."""
     with ctx.recorder.changed:
         if not ctx.recorder.changed.wait_for(lambda: condition() or ctx.stopping.is_set(),
                                              timeout=timeout):
-            raise FaultNotInjected(f"{ctx.spec.kind}: {what} did not happen within "
-                                   f"{timeout:.0f} s")
+            raise FaultNotInjected(f"{what} did not happen within {timeout:.0f} s")

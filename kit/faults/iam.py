@@ -1,4 +1,4 @@
-"""IAM faults: the workers' permissions are revoked for a window, then restored."""
+"""IAM faults: a role's permissions are revoked for a window, then restored."""
 
 from __future__ import annotations
 
@@ -6,36 +6,45 @@ import contextlib
 import json
 from typing import Any
 
-from kit.faults.base import FaultContext, FaultNotInjected, Timed
+from pydantic import BaseModel, ConfigDict, Field
+
+from kit.faults.base import FaultKind
 
 REVOKE_POLICY = "kit-revoke"
-_DENY_SQS = {"Version": "2012-10-17",
-             "Statement": [{"Sid": "KitRevoke", "Effect": "Deny", "Action": "sqs:*",
-                            "Resource": "*"}]}
 
 
-def _role_name(ctx: FaultContext) -> str:
-    if not ctx.worker_role_arn:
-        raise FaultNotInjected(
-            f"{ctx.spec.kind}: FaultContext.worker_role_arn is not set, so there is no role to "
-            "revoke; pass worker_role_arn=outputs['worker_role_arn'] when building it")
-    return ctx.worker_role_arn.rsplit("/", 1)[-1]
+class DenyParams(BaseModel):
+    """The actions denied to the role for the window."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    actions: list[str] = Field(default_factory=lambda: ["sqs:*"], min_length=1)
 
 
-class IamRevoke(Timed):
-    """An explicit deny of sqs:* on the worker role: every SQS call of the workers fails."""
+class IamDeny(FaultKind):
+    """An explicit deny of `actions` on every resource, attached to the target role: every
+    call of those actions by its sessions fails with AccessDenied."""
 
-    def start(self, ctx: FaultContext) -> dict[str, Any]:
-        role = _role_name(ctx)
-        ctx.gateway.admin_client("iam").put_role_policy(
-            RoleName=role, PolicyName=REVOKE_POLICY, PolicyDocument=json.dumps(_DENY_SQS))
-        ctx.gateway.invalidate()  # the gateway caches policies: the deny applies from now
-        return {"target": ctx.worker_role_arn, "policy": REVOKE_POLICY,
-                "effect": "explicit deny of sqs:* on *"}
+    Params = DenyParams
+    targets = ("role",)
+    timed = True
 
-    def heal(self, ctx: FaultContext) -> None:
-        iam = ctx.gateway.admin_client("iam")
+    def _role(self) -> str:
+        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
+
+    def start(self) -> dict[str, Any]:
+        deny = {"Version": "2012-10-17", "Statement": [
+            {"Sid": "KitRevoke", "Effect": "Deny", "Action": self.params.actions,
+             "Resource": "*"}]}
+        self.ctx.gateway.admin_client("iam").put_role_policy(
+            RoleName=self._role(), PolicyName=REVOKE_POLICY, PolicyDocument=json.dumps(deny))
+        self.ctx.gateway.invalidate()  # the gateway caches policies: the deny applies now
+        return {"target": self.ctx.roles[self.ctx.target], "policy": REVOKE_POLICY,
+                "effect": f"explicit deny of {', '.join(self.params.actions)} on *"}
+
+    def heal(self) -> None:
+        iam = self.ctx.gateway.admin_client("iam")
         # Already gone (someone healed it by hand) is healed.
         with contextlib.suppress(iam.exceptions.NoSuchEntityException):
-            iam.delete_role_policy(RoleName=_role_name(ctx), PolicyName=REVOKE_POLICY)
-        ctx.gateway.invalidate()
+            iam.delete_role_policy(RoleName=self._role(), PolicyName=REVOKE_POLICY)
+        self.ctx.gateway.invalidate()

@@ -4,28 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.faults.base import FaultContext, wait_for
+from pydantic import BaseModel, ConfigDict, Field
+
+from kit.faults.base import FaultKind, wait_for
 
 LOST_TIMEOUT = 30.0
 
 
-class DuplicateDelivery:
-    """The next `lost_deletes` deletes are acknowledged but not performed: redelivery."""
+class LostDeletesParams(BaseModel):
+    """How many deletes are acknowledged without being performed."""
 
-    def start(self, ctx: FaultContext) -> dict[str, Any]:
-        self.count = int(ctx.spec.params.get("lost_deletes", 5))
-        self.before = _lost(ctx)
-        ctx.gateway.lose_deletes(self.count)
-        return {"lost_deletes": self.count}
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    def window(self, ctx: FaultContext) -> None:
+    count: int = Field(5, ge=1, le=1000)
+
+
+class LostDeletes(FaultKind):
+    """The next `count` deletes on the target queue are acknowledged but not performed:
+    SQS redelivers those messages once their visibility timeout lapses."""
+
+    Params = LostDeletesParams
+    targets = ("queue",)
+
+    def start(self) -> dict[str, Any]:
+        self.before = self.ctx.recorder.count("fault_effect")
+        self.ctx.gateway.lose_deletes(self.params.count)
+        return {"target": self.ctx.target, "lost_deletes": self.params.count}
+
+    def window(self) -> None:
         # The window closes when the deletes have been lost (an event, not a clock).
-        wait_for(ctx, lambda: _lost(ctx) - self.before >= self.count, LOST_TIMEOUT,
-                 f"{self.count} deletes")
+        wait_for(self.ctx, lambda: self.ctx.recorder.count("fault_effect") - self.before
+                 >= self.params.count, LOST_TIMEOUT, f"{self.params.count} deletes by workers")
 
-    def heal(self, ctx: FaultContext) -> None:
-        ctx.gateway.lose_deletes(-ctx.gateway.lost_deletes)
-
-
-def _lost(ctx: FaultContext) -> int:
-    return ctx.recorder.count("fault_effect")
+    def heal(self) -> None:
+        self.ctx.gateway.lose_deletes(-self.ctx.gateway.lost_deletes)

@@ -1,44 +1,54 @@
-"""Network faults through Toxiproxy: outages and latency on the database or SQS path."""
+"""Network faults through Toxiproxy: an outage or latency on a data plane path."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kit.faults.base import FaultContext, Timed
+from pydantic import BaseModel, ConfigDict, Field
+
+from kit.faults.base import FaultKind
+
+NETWORK_TARGETS = ("database", "endpoint.aws")
 
 
-class DbOutage(Timed):
-    """The database refuses and cuts connections for the window."""
+class NetworkOutage(FaultKind):
+    """The target refuses and cuts connections for the window."""
 
-    def start(self, ctx: FaultContext) -> dict[str, Any]:
-        ctx.db_proxy.set_enabled(False)
-        return {"target": "database", "effect": "connections refused and cut"}
+    targets = NETWORK_TARGETS
+    timed = True
 
-    def heal(self, ctx: FaultContext) -> None:
-        ctx.db_proxy.set_enabled(True)
+    def start(self) -> dict[str, Any]:
+        self.ctx.proxies[self.ctx.target].set_enabled(False)
+        return {"target": self.ctx.target, "effect": "connections refused and cut"}
+
+    def heal(self) -> None:
+        self.ctx.proxies[self.ctx.target].set_enabled(True)
 
 
-class DbLatency(Timed):
-    """Every database round trip is slowed by `latency_ms` for the window."""
+class LatencyParams(BaseModel):
+    """Round-trip latency added to every exchange."""
 
-    def start(self, ctx: FaultContext) -> dict[str, Any]:
-        latency = int(ctx.spec.params.get("latency_ms", 1000))
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    latency_ms: int = Field(1000, gt=0, le=60_000)
+
+
+class NetworkLatency(FaultKind):
+    """Every round trip to the target is slowed by `latency_ms` for the window."""
+
+    Params = LatencyParams
+    targets = NETWORK_TARGETS
+    timed = True
+
+    def start(self) -> dict[str, Any]:
+        proxy = self.ctx.proxies[self.ctx.target]
         for stream in ("upstream", "downstream"):
-            ctx.db_proxy.add_toxic(f"latency-{stream}", "latency",
-                                   {"latency": latency // 2, "jitter": 0}, stream=stream)
-        return {"target": "database", "latency_ms": latency}
+            proxy.add_toxic(f"latency-{stream}", "latency",
+                            {"latency": self.params.latency_ms // 2, "jitter": 0},
+                            stream=stream)
+        return {"target": self.ctx.target, "latency_ms": self.params.latency_ms}
 
-    def heal(self, ctx: FaultContext) -> None:
+    def heal(self) -> None:
+        proxy = self.ctx.proxies[self.ctx.target]
         for stream in ("upstream", "downstream"):
-            ctx.db_proxy.remove_toxic(f"latency-{stream}")
-
-
-class SqsOutage(Timed):
-    """SQS refuses and cuts the workers' connections for the window."""
-
-    def start(self, ctx: FaultContext) -> dict[str, Any]:
-        ctx.sqs_proxy.set_enabled(False)
-        return {"target": "sqs", "effect": "connections refused and cut"}
-
-    def heal(self, ctx: FaultContext) -> None:
-        ctx.sqs_proxy.set_enabled(True)
+            proxy.remove_toxic(f"latency-{stream}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -35,9 +36,11 @@ class Gateway:
     """The proxy server, on a free loopback port, in a background thread."""
 
     def __init__(self, upstream: str, recorder: Recorder, *,
-                 admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID) -> None:
+                 admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID,
+                 key_of: Callable[[str], str | None] = lambda body: None) -> None:
         self.upstream = upstream.rstrip("/")
         self.recorder = recorder
+        self.key_of = key_of  # the scenario's message key of a body, for receive records
         self.account = account
         self.lost_deletes = 0
         self.receipts: dict[str, str] = {}  # receipt handle -> message id
@@ -143,9 +146,10 @@ class Gateway:
             for msg in sqs.received(request, status, data):
                 with self._lock:
                     self.receipts[msg["receipt"]] = msg["message_id"]
+                extra = {"group": msg["group"]} if msg.get("group") else {}
                 self.recorder.record(process, "receive", message_id=msg["message_id"],
-                                     order_id=_order_id(msg["body"]),
-                                     receive_count=msg["receive_count"])
+                                     key=self.key_of(msg["body"]),
+                                     receive_count=msg["receive_count"], **extra)
         elif status == 200 and action in ("DeleteMessage", "DeleteMessageBatch"):
             for entry in request.entries():
                 self.recorder.record(process, "delete", message_id=self._message_of(entry))
@@ -165,12 +169,6 @@ class Gateway:
     def _message_of(self, entry: dict[str, Any]) -> str:
         with self._lock:
             return self.receipts.get(entry.get("ReceiptHandle", ""), "unknown")
-
-
-def _order_id(body: str) -> str | None:
-    from kit.history import describe_body
-
-    return describe_body(body).get("order_id")
 
 
 def _handler(gateway: Gateway) -> type[BaseHTTPRequestHandler]:

@@ -52,17 +52,22 @@ def _query_entries(params: dict[str, Any]) -> list[dict[str, Any]]:
     return [entries[k] for k in sorted(entries, key=int)]
 
 
+RECORDED_ATTRIBUTES = ("ApproximateReceiveCount", "MessageGroupId")
+
+
 def with_receive_count(request: SqsRequest, body: bytes) -> bytes:
-    """The ReceiveMessage body, also asking for ApproximateReceiveCount (for the history)."""
-    if request.protocol == "json":
-        params = dict(request.params)
-        names = list(params.get("MessageSystemAttributeNames", []))
-        if "ApproximateReceiveCount" not in names and "All" not in names:
-            params["MessageSystemAttributeNames"] = [*names, "ApproximateReceiveCount"]
-        return json.dumps(params).encode()
+    """The ReceiveMessage body, also asking for the receive count and the FIFO group (for
+    the history; a standard queue's messages simply have no group)."""
     params = dict(request.params)
-    if "ApproximateReceiveCount" not in params.values():
-        params[f"AttributeName.{len(params) + 1}"] = "ApproximateReceiveCount"
+    if request.protocol == "json":
+        names = list(params.get("MessageSystemAttributeNames", []))
+        if "All" not in names:
+            names += [a for a in RECORDED_ATTRIBUTES if a not in names]
+        params["MessageSystemAttributeNames"] = names
+        return json.dumps(params).encode()
+    for name in RECORDED_ATTRIBUTES:
+        if name not in params.values() and "All" not in params.values():
+            params[f"AttributeName.{len(params) + 1}"] = name
     return urlencode(params).encode()
 
 
@@ -74,6 +79,7 @@ def received(request: SqsRequest, status: int, body: bytes) -> list[dict[str, An
         messages = json.loads(body or b"{}").get("Messages", [])
         return [{"message_id": m["MessageId"], "receipt": m["ReceiptHandle"],
                  "receive_count": int(m.get("Attributes", {}).get("ApproximateReceiveCount", 0)),
+                 "group": m.get("Attributes", {}).get("MessageGroupId"),
                  "body": m.get("Body", "")} for m in messages]
     text = body.decode(errors="replace")
     out = []
@@ -82,8 +88,10 @@ def received(request: SqsRequest, status: int, body: bytes) -> list[dict[str, An
             found = re.search(rf"<{name}>(.*?)</{name}>", chunk, re.S)
             return found.group(1) if found else ""
         count = re.search(r"<Name>ApproximateReceiveCount</Name>\s*<Value>(\d+)</Value>", chunk)
+        group = re.search(r"<Name>MessageGroupId</Name>\s*<Value>([^<]*)</Value>", chunk)
         out.append({"message_id": tag("MessageId"), "receipt": tag("ReceiptHandle"),
-                    "receive_count": int(count.group(1)) if count else 0, "body": tag("Body")})
+                    "receive_count": int(count.group(1)) if count else 0,
+                    "group": group.group(1) if group else None, "body": tag("Body")})
     return out
 
 

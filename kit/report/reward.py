@@ -4,8 +4,9 @@ Properties (each is tested in tests/unit/report/test_reward.py):
 
 1. A solution that passes every invariant of every judged run gets 1.0.
 2. A run in which a `gate` invariant fails (the solution was refused by the static gate,
-   did not deploy, or its workers never got going or never acted) scores 0: nothing else
-   it did counts. A solution that fails a gate in every run gets 0.
+   did not deploy, its workers never got going or never acted, or it kept the run's fault
+   from being injected) scores 0: nothing else it did counts. A solution that fails a gate
+   in every run gets 0.
 3. A solution that fails a `major` invariant (losing data, effects not exactly once, a
    poison message recorded, excess privilege, an unhardened database, a missed RTO: every
    invariant unless the scenario says otherwise) in any judged run scores at most the
@@ -31,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Severity = Literal["gate", "major", "minor"]
 # The kit's invariants that gate every other: nothing is judged without them.
-GATES = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start")
+GATES = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
+         "workload.fault_injected")
 
 
 class RewardSpec(BaseModel):

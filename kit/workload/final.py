@@ -1,37 +1,49 @@
-"""Read the final state after quiescence: database rows, queue contents, the DB instance."""
+"""Read the final state after quiescence: database tables, queue contents, DB instances."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
-from psycopg import errors
+from psycopg import sql
 from psycopg.rows import dict_row
 
-from kit.history import OrderRow, QueueMessage
+from kit.history import Effect, QueueMessage
 
 DRAIN_VISIBILITY = 600
 
 
-def orders_and_balances(dsn: str) -> tuple[list[OrderRow], dict[str, int | None]]:
-    """Every row of `orders` (all columns) and the balances by customer."""
+def plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A database row with JSON-safe values (decimals, timestamps as text)."""
+    return json.loads(json.dumps(row, default=str))
+
+
+def tables(dsn: str) -> dict[str, list[dict[str, Any]]]:
+    """Every table of the database's public schema, every row (the workload's scale)."""
     with psycopg.connect(dsn, autocommit=True, row_factory=dict_row) as conn:
-        try:
-            orders = [OrderRow.model_validate(_plain(row))
-                      for row in conn.execute("select * from orders").fetchall()]
-        except errors.UndefinedTable:
-            orders = []
-        try:
-            balances = {row["customer_id"]: row["balance_cents"] for row in conn.execute(
-                "select customer_id, balance_cents from customer_balances").fetchall()}
-        except errors.UndefinedTable:
-            balances = {}
-    return orders, balances
+        names = [r["table_name"] for r in conn.execute(
+            "select table_name from information_schema.tables where table_schema = 'public' "
+            "and table_type = 'BASE TABLE' order by table_name").fetchall()]
+        return {name: [plain(row) for row in conn.execute(
+            sql.SQL("select * from {}").format(sql.Identifier(name))).fetchall()]
+            for name in names}
 
 
-def drain(sqs: Any, queue_url: str) -> list[QueueMessage]:
-    """Every message left in a queue, with the receive count the workload gave it."""
+def effects(rows: list[dict[str, Any]], key: str) -> list[Effect]:
+    """The effect rows of a table, keyed by the message key column."""
+    return [Effect(key=None if row.get(key) is None else str(row[key]), fields=row)
+            for row in rows]
+
+
+def drain(sqs: Any, queue_url: str, describe: Callable[[str], Any]) -> list[QueueMessage]:
+    """Every message left in a queue, with the receive count the workload gave it and what
+    the scenario's `describe` says of its body.
+
+    Each batch read is deleted: a FIFO queue hands out nothing more of a message group
+    while part of it is in flight, and the run is over, so nothing else reads the queue.
+    """
     out: dict[str, QueueMessage] = {}
     while True:
         got = sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0,
@@ -43,8 +55,12 @@ def drain(sqs: Any, queue_url: str) -> list[QueueMessage]:
         for msg in got:
             # Our own read counts as a receive: do not blame the solution for it.
             count = int(msg.get("Attributes", {}).get("ApproximateReceiveCount", 1)) - 1
+            facts = describe(msg["Body"])
             out[msg["MessageId"]] = QueueMessage(message_id=msg["MessageId"], body=msg["Body"],
-                                                 receive_count=count)
+                                                 receive_count=count, key=facts.key,
+                                                 valid=facts.valid)
+        sqs.delete_message_batch(QueueUrl=queue_url, Entries=[
+            {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(got)])
 
 
 def db_instance(rds: Any, identifier: str) -> dict[str, Any] | None:
@@ -54,7 +70,3 @@ def db_instance(rds: Any, identifier: str) -> dict[str, Any] | None:
     except rds.exceptions.DBInstanceNotFoundFault:
         return None
     return json.loads(json.dumps(found[0], default=str)) if found else None
-
-
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(row, default=str))

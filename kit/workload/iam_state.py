@@ -43,8 +43,8 @@ def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str]) -> dict
         boundary = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
         roles[name] = {"arn": arn, "trust": _doc(role["AssumeRolePolicyDocument"]),
                        "policies": policies, "boundary": managed.get(boundary)}
-    # The roles themselves are resources too: a role that may edit its own policies can
-    # grant itself anything later.
-    own = {f"{name}_role": arn for name, arn in role_arns.items()}
+    # The roles themselves are resources too (under their own names): a role that may edit
+    # its own policies can grant itself anything later.
+    own = dict(role_arns)
     return {"account": ACCOUNT_ID, "harness": HARNESS_ARN,
             "resources": {**resources, **own, **DECOYS}, "roles": roles}

@@ -1,92 +1,77 @@
-"""The seeded producer: valid orders, deliberate duplicate sends, and poison messages."""
+"""The seeded producer: sends the scenario's plan to its queue, as the producer role."""
 
 from __future__ import annotations
 
-import json
-import random
 import threading
-from dataclasses import dataclass
 from typing import Any
 
-from kit.history import describe_body
+from botocore.exceptions import ClientError
+
+from kit.workload.api import Described, Send
 from kit.workload.recorder import Recorder
 
-POISON_BODIES = (
-    "not json at all",
-    json.dumps(["an", "array"]),
-    json.dumps({"order_id": "p-missing", "customer_id": "c-x"}),
-    json.dumps({"order_id": "p-zero", "customer_id": "c-x", "amount_cents": 0}),
-    json.dumps({"order_id": "p-negative", "customer_id": "c-x", "amount_cents": -500}),
-    json.dumps({"order_id": "p-bool", "customer_id": "c-x", "amount_cents": True}),
-    json.dumps({"order_id": "p-string", "customer_id": "c-x", "amount_cents": "100"}),
-    json.dumps({"order_id": 7, "customer_id": "c-x", "amount_cents": 100}),
-)
 
-
-@dataclass(frozen=True)
-class Plan:
-    """What the producer will send, in order: (body, duplicate_of_index or None)."""
-
-    bodies: tuple[tuple[str, int | None], ...]
-
-    @property
-    def valid_order_ids(self) -> set[str]:
-        return {describe_body(b)["order_id"] for b, _ in self.bodies if describe_body(b)["valid"]}
-
-    @property
-    def single_send_orders(self) -> frozenset[str]:
-        """Valid orders sent exactly once."""
-        twice = {describe_body(self.bodies[i][0])["order_id"] for _, i in self.bodies
-                 if i is not None}
-        return frozenset(self.valid_order_ids - twice)
-
-
-def plan(seed: int, orders: int, customers: int, duplicate_sends: int, poison: int) -> Plan:
-    """A deterministic send plan for `seed`."""
-    rng = random.Random(seed)
-    valid = [json.dumps({"order_id": f"o-{seed}-{i:04d}",
-                         "customer_id": f"c-{rng.randrange(customers)}",
-                         "amount_cents": rng.randint(100, 99_999)}) for i in range(orders)]
-    rng.shuffle(valid)
-    sends = list(valid)
-    for body in rng.sample(valid, min(duplicate_sends, len(valid))):
-        # A duplicate goes somewhere after its original, as a retried send would.
-        sends.insert(rng.randint(sends.index(body) + 1, len(sends)), body)
-    for i in range(poison):
-        sends.insert(rng.randint(0, len(sends)), POISON_BODIES[i % len(POISON_BODIES)])
-    first: dict[str, int] = {}
-    bodies = []
-    for index, body in enumerate(sends):
-        is_duplicate = body in first and describe_body(body)["valid"]
-        bodies.append((body, first[body] if is_duplicate else None))
-        first.setdefault(body, index)
-    return Plan(tuple(bodies))
+def single_send_keys(plan: list[Send], describe: Any) -> frozenset[str]:
+    """Keys of the valid messages the plan sends exactly once."""
+    counts: dict[str, int] = {}
+    for send in plan:
+        found = describe(send.body)
+        if found.valid:
+            counts[found.key] = counts.get(found.key, 0) + 1
+    return frozenset(k for k, n in counts.items() if n == 1)
 
 
 class Producer(threading.Thread):
-    """Sends the plan at a steady pace as the producer role; records every send."""
+    """Sends the plan at a steady pace as the producer role; records every send.
 
-    def __init__(self, sqs: Any, queue_url: str, the_plan: Plan, interval: float,
-                 recorder: Recorder) -> None:
+    A send SQS refuses (AccessDenied from the solution's policies, a FIFO queue given no
+    group, ...) is recorded as a failed `send` with the error code, and the producer goes
+    on: what the solution's policies and queues do to the producer is judged, not an error
+    of the kit. A send that cannot reach the gateway at all is the kit's error.
+    """
+
+    def __init__(self, sqs: Any, queue: str, queue_url: str, plan: list[Send],
+                 describe: Any, interval: float, recorder: Recorder) -> None:
         super().__init__(name="producer", daemon=True)
-        self.sqs, self.queue_url, self.plan = sqs, queue_url, the_plan
+        self.sqs, self.queue, self.queue_url = sqs, queue, queue_url
+        self.plan, self.describe = plan, describe
         self.interval, self.recorder = interval, recorder
         self.stopping = threading.Event()
         self.error: Exception | None = None
-        self.message_ids: list[str] = []
+        self.message_ids: list[str | None] = []
+
+    def _send(self, send: Send, facts: Described) -> None:
+        request: dict[str, Any] = {"QueueUrl": self.queue_url, "MessageBody": send.body}
+        if send.group is not None:
+            request["MessageGroupId"] = send.group
+        if send.dedup_id is not None:
+            request["MessageDeduplicationId"] = send.dedup_id
+        extra = {k: v for k, v in (("group", send.group), ("dedup_id", send.dedup_id))
+                 if v is not None}
+        value = {"body": send.body, "key": facts.key, "fields": facts.fields,
+                 "valid": facts.valid, "queue": self.queue, **extra}
+        try:
+            message_id = self.sqs.send_message(**request)["MessageId"]
+        except ClientError as exc:
+            if exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 400) >= 500:
+                raise  # the emulator or the gateway broke: the kit's error
+            code = exc.response.get("Error", {}).get("Code", "error")
+            self.recorder.record("producer", "send", type="fail",
+                                 error=f"{code}: {exc.response.get('Error', {}).get('Message')}",
+                                 **value)
+            self.message_ids.append(None)
+            return
+        original = self.message_ids[send.duplicate_of] if send.duplicate_of is not None \
+            else None
+        self.recorder.record("producer", "send", message_id=message_id,
+                             duplicate_of=original, **value)
+        self.message_ids.append(message_id)
 
     def run(self) -> None:
         try:
-            for body, duplicate_of in self.plan.bodies:
+            for send in self.plan:
                 if self.stopping.wait(self.interval):
                     return
-                message_id = self.sqs.send_message(QueueUrl=self.queue_url,
-                                                   MessageBody=body)["MessageId"]
-                facts = describe_body(body)
-                self.recorder.record(
-                    "producer", "send", message_id=message_id, body=body,
-                    duplicate_of=self.message_ids[duplicate_of] if duplicate_of is not None
-                    else None, **facts)
-                self.message_ids.append(message_id)
+                self._send(send, self.describe(send.body))
         except Exception as exc:  # noqa: BLE001 - reported as a run error, never blamed
             self.error = exc

@@ -4,36 +4,55 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from typing import Any
 
 from kit.history import FinalState, History, make_history
 
 
 class Recorder:
-    """Thread-safe, append-only list of ops, timed from the start of the run."""
+    """Thread-safe, append-only list of ops, timed from the start of the run.
+
+    It keeps running counts (ops per kind, distinct recorded keys) as ops arrive, so fault
+    triggers and the supervisor ask them in constant time instead of rescanning the ops.
+    """
 
     def __init__(self) -> None:
         # Re-entrant: trigger conditions read the ops while holding `changed`.
         self._lock = threading.RLock()
         self._ops: list[dict[str, Any]] = []
         self._start = time.monotonic()
+        self._counts: Counter[str] = Counter()
+        self._keys: set[str] = set()
         self.changed = threading.Condition(self._lock)
 
     def now(self) -> float:
         """Seconds since the run started."""
         return time.monotonic() - self._start
 
-    def record(self, process: str, kind: str, **value: Any) -> None:
+    def record(self, process: str, kind: str, *, type: str = "ok", **value: Any) -> None:
         """Append one op and wake whoever waits on an event (fault triggers, quiescence)."""
         with self._lock:
-            self._ops.append({"index": len(self._ops), "time": self.now(), "process": process,
-                              "kind": kind, "value": value})
+            op = {"index": len(self._ops), "time": self.now(), "process": process,
+                  "kind": kind, "value": value}
+            if type != "ok":
+                op["type"] = type
+            self._ops.append(op)
+            if type == "ok":
+                self._counts[kind] += 1
+                if kind == "recorded":
+                    self._keys.add(value["key"])
             self.changed.notify_all()
 
     def count(self, kind: str) -> int:
-        """How many ops of `kind` were recorded so far."""
+        """How many `ok` ops of `kind` were recorded so far."""
         with self._lock:
-            return sum(1 for op in self._ops if op["kind"] == kind)
+            return self._counts[kind]
+
+    def distinct_keys(self) -> int:
+        """How many distinct keys the observer has seen recorded so far."""
+        with self._lock:
+            return len(self._keys)
 
     def snapshot(self) -> list[dict[str, Any]]:
         """A copy of the ops so far."""

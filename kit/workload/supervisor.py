@@ -101,8 +101,7 @@ class Supervisor(threading.Thread):
 
     def _crash_loop(self, slot: int, name: str, code: int) -> bool:
         """Count an early exit of `slot`; record and stop the run on a crash loop."""
-        if self._healthy or name in self._killed or any(
-                op["kind"] == "recorded" for op in self.recorder.snapshot()):
+        if self._healthy or name in self._killed or self.recorder.count("recorded"):
             self._healthy = True
             return False
         lived = round(time.monotonic() - self.started_at[slot], 2)

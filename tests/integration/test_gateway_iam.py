@@ -427,30 +427,26 @@ def test_every_decision_is_recorded_under_its_process(env: Env, gw: Gateway) -> 
                                                      "ImplicitDeny")]
 
 
-# --- the iam_revoke fault ------------------------------------------------------------------
+# --- the iam_deny fault --------------------------------------------------------------------
 
 
-def test_iam_revoke_denies_the_workers_until_healed(env: Env, gw: Gateway) -> None:
+def test_iam_deny_denies_the_role_until_healed(env: Env, gw: Gateway) -> None:
     url, arn = _queue(env)
     worker = _principal(env, gw, _allow("sqs:*", arn))
     sqs = worker.client("sqs", gw)
-    ctx = FaultContext(Fault(kind="iam_revoke", duration_seconds=0), gw.recorder, None, gw,
-                       None, None, threading.Event(), worker_role_arn=worker.role_arn)
-    fault = FAULTS["iam_revoke"]()
-    detail = fault.start(ctx)
+    spec = Fault(kind="iam_deny", target="role.worker", duration_seconds=0.01)
+    kind = FAULTS["iam_deny"]
+    ctx = FaultContext(spec, kind.Params(actions=["sqs:SendMessage"]), gw.recorder, None, gw,
+                       threading.Event(), roles={"role.worker": worker.role_arn})
+    fault = kind(ctx)
+    detail = fault.start()
     assert detail["policy"] == "kit-revoke" and detail["target"] == worker.role_arn
     _denied(lambda: sqs.send_message(QueueUrl=url, MessageBody="x"))
     assert _last(gw)["decision"] == "ExplicitDeny"
     assert _last(gw)["deciding"] == ["identity policy 'inline:kit-revoke' Statement[0] "
                                      "(Sid 'KitRevoke')"]
-    fault.window(ctx)
-    fault.heal(ctx)
+    sqs.get_queue_attributes(QueueUrl=url)  # only the named actions are denied
+    fault.window()
+    fault.heal()
     sqs.send_message(QueueUrl=url, MessageBody="y")
-    fault.heal(ctx)  # healing twice is harmless
-
-
-def test_iam_revoke_without_a_worker_role_is_not_injected(gw: Gateway) -> None:
-    ctx = FaultContext(Fault(kind="iam_revoke"), gw.recorder, None, gw, None, None,
-                       threading.Event())
-    with pytest.raises(Exception, match="worker_role_arn"):
-        FAULTS["iam_revoke"]().start(ctx)
+    fault.heal()  # healing twice is harmless

@@ -24,14 +24,13 @@ STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
 
 def _small() -> scenario.Scenario:
     """order-pipeline with a short workload and short faults: the plumbing is what counts."""
-    sc = scenario.load("order-pipeline")
-    faults = {name: fault.model_copy(update={
-        "trigger": fault.trigger.model_copy(update={"after_recorded": 3}),
-        "duration_seconds": min(fault.duration_seconds, 2.0)})
-        for name, fault in sc.faults.items()}
-    workload = sc.workload.model_copy(update={"orders": 10, "duplicate_sends": 2,
-                                              "poison": 2, "send_interval_seconds": 0.05})
-    return sc.model_copy(update={"faults": faults, "workload": workload})
+    data = scenario.load("order-pipeline").model_dump()
+    for fault in data["faults"].values():
+        fault["trigger"]["after_recorded"] = 3
+        fault["duration_seconds"] = min(fault["duration_seconds"], 2.0)
+    data["workload"]["params"].update(orders=10, duplicate_sends=2, poison=2)
+    data["workload"]["producer"]["interval_seconds"] = 0.05
+    return scenario.Scenario.model_validate(data)
 
 
 class _CtrlC(logging.Handler):

@@ -7,6 +7,7 @@ import pytest
 
 from kit.checks import run_checks
 from kit.deploy import gate
+from kit.deploy.hcl import parse
 from kit.errors import SolutionError
 from kit.history import make_history
 
@@ -18,7 +19,7 @@ def _check(tmp_path: Path, files: dict[str, str]) -> list[str]:
     for name, text in files.items():
         (sol / name).parent.mkdir(parents=True, exist_ok=True)
         (sol / name).write_text(text)
-    return [str(v) for v in gate.check(sol, ALLOWED, tmp_path / "modules")]
+    return [str(v) for v in gate.check(parse(sol), ALLOWED, tmp_path / "modules")]
 
 
 CLEAN = """

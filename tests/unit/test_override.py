@@ -5,6 +5,7 @@ from pathlib import Path
 import hcl2
 import pytest
 
+from kit.deploy.hcl import parse
 from kit.deploy.override import (
     OVERRIDE_FILE,
     PROVIDER_FILE,
@@ -56,8 +57,8 @@ def test_every_service_block_points_each_service_at_the_endpoint() -> None:
 def test_solution_endpoints_are_replaced_by_the_sandbox(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" {\n  endpoints {\n'
                     '    sqs = "http://127.0.0.1:4566"\n  }\n}\n')
-    assert provider_blocks(sol) == [(None, True)]
-    block = _providers(write_provider_config(sol, URL).read_text())[0]
+    assert provider_blocks(parse(sol)) == [(None, True)]
+    block = _providers(write_provider_config(sol, parse(sol), URL).read_text())[0]
     assert block["endpoints"][0]["sqs"] == URL
 
 
@@ -68,7 +69,7 @@ def test_per_service_endpoint_wins_over_the_default() -> None:
 
 def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" { name = "q" }\n')
-    written = write_provider_config(sol, URL)
+    written = write_provider_config(sol, parse(sol), URL)
     assert written.name == PROVIDER_FILE
     assert not (sol / OVERRIDE_FILE).exists()
 
@@ -76,8 +77,8 @@ def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) ->
 def test_solution_providers_are_overridden_alias_by_alias(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" { region = "eu-west-1" }\n'
                     'provider "aws" {\n  alias = "dr"\n  region = "us-west-2"\n}\n')
-    assert provider_blocks(sol) == [(None, False), ("dr", False)]
-    written = write_provider_config(sol, URL)
+    assert provider_blocks(parse(sol)) == [(None, False), ("dr", False)]
+    written = write_provider_config(sol, parse(sol), URL)
     assert written.name == OVERRIDE_FILE
     blocks = _providers(written.read_text())
     assert [b.get("alias") for b in blocks] == [None, "dr"]
@@ -88,10 +89,10 @@ def test_reserved_file_name_is_refused(tmp_path: Path) -> None:
     sol = _solution(tmp_path, "")
     (sol / PROVIDER_FILE).write_text("")
     with pytest.raises(SolutionError, match="reserved"):
-        write_provider_config(sol, URL)
+        write_provider_config(sol, parse(sol), URL)
 
 
 def test_invalid_hcl_is_the_solutions_fault_and_names_the_file(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" {\n')
     with pytest.raises(SolutionError, match="main.tf"):
-        provider_blocks(sol)
+        provider_blocks(parse(sol))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ GOOD = scenario.SCENARIOS / "order-pipeline" / "scenario.yaml"
 def _write(tmp_path: Path, data: object) -> Path:
     path = tmp_path / "scenario.yaml"
     path.write_text(yaml.safe_dump(data) if not isinstance(data, str) else data)
+    shutil.copy(GOOD.with_name("workload.py"), tmp_path)
     return path
 
 
@@ -26,8 +28,32 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
 @pytest.mark.parametrize("mutate, field", [
     (lambda d: d["faults"]["db_outage"].update(duration_seconds=-1),
      "faults.db_outage.duration_seconds"),
-    (lambda d: d["faults"]["db_outage"].update(kind="meteor"), "faults.db_outage.kind"),
-    (lambda d: d["workload"].pop("orders"), "workload.orders"),
+    (lambda d: d["faults"]["db_outage"].update(kind="meteor"),
+     "faults.db_outage.kind: unknown fault kind 'meteor'; known: none, worker_crash"),
+    (lambda d: d["workload"]["params"].pop("orders"), "workload.params.orders"),
+    (lambda d: d["workers"]["env"].update(DATABASE_URL="database.mian.url"),
+     "workers.env.DATABASE_URL: unknown binding 'database.mian.url'"),
+    (lambda d: d["workers"]["env"].update(X="queue.orders.colour"),
+     "workers.env.X: unknown binding 'queue.orders.colour': a queue has url, arn, name"),
+    (lambda d: d["workers"]["env"].update(X="outputs.nope"),
+     "workers.env.X: unknown binding 'outputs.nope'"),
+    (lambda d: d["contract"]["variables"].update(x="outputs.queue_url"),
+     "contract.variables.x: 'outputs.queue_url': outputs.* is not available here"),
+    (lambda d: d["resources"].update({"queue": {"url": "outputs.queue_url"}}),
+     "resources.queue: 'queue' is not `<kind>.<name>`"),
+    (lambda d: d["workload"]["producer"].update(queue="queue.nope"),
+     "workload.producer.queue: 'queue.nope' is not a declared queue"),
+    (lambda d: d["faults"]["db_outage"].update(target="queue.orders"),
+     "faults.db_outage.target: network_outage aims at a database or endpoint.aws"),
+    (lambda d: d["faults"]["db_outage"].update(target="database.other"),
+     "faults.db_outage.target"),
+    (lambda d: d["faults"]["db_latency"]["params"].update(latency_ms="slow"),
+     "faults.db_latency.params.latency_ms"),
+    (lambda d: d["faults"]["worker_crash"]["params"].update(kill_signal=9),
+     "faults.worker_crash.params.kill_signal"),
+    (lambda d: d["faults"]["db_outage"].update(duration_seconds=0),
+     "faults.db_outage.duration_seconds: network_outage holds for a window"),
+    (lambda d: d["messages"].update(key="nope"), "messages"),
     (lambda d: d["invariants"].update({"delivery.no_typo": {}}), "delivery.no_typo"),
     (lambda d: d["invariants"].update({"recovery.within_rto": {"rto_secs": 3}}),
      "rto_secs"),

@@ -44,7 +44,7 @@ def test_unknown_fault_and_missing_fields_name_the_file(tmp_path: Path) -> None:
     d2 = tmp_path / "v2"
     d2.mkdir()
     (d2 / "variant.yaml").write_text("fault: none\n")
-    with pytest.raises(InputError, match="v2/variant.yaml: field defect"):
+    with pytest.raises(InputError, match="v2/variant.yaml: .*missing field.*defect, why"):
         variants.load(scenario.load("order-pipeline"), d2)
 
 
@@ -53,6 +53,23 @@ def test_several_invariants_need_a_reason(tmp_path: Path) -> None:
                                         "[delivery.no_loss, recovery.within_rto]"))
     with pytest.raises(InputError, match="field together is required"):
         variants.load(scenario.load("order-pipeline"), d)
+
+
+def test_an_alternative_must_pass_and_says_how_it_differs(tmp_path: Path) -> None:
+    sc = scenario.load("order-pipeline")
+    ok = _variant(tmp_path, "alternative: managed policies\nmust_pass: true\n"
+                  "faults: [none, db_outage]\n")
+    assert variants.load(sc, ok).faults == ("none", "db_outage")
+    (ok / "variant.yaml").write_text("must_pass: true\n")
+    with pytest.raises(InputError, match="field alternative is required"):
+        variants.load(sc, ok)
+    (ok / "variant.yaml").write_text("alternative: x\nmust_pass: true\n"
+                                     "must_fail: [delivery.no_loss]\n")
+    with pytest.raises(InputError, match="has no must_fail"):
+        variants.load(sc, ok)
+    (ok / "variant.yaml").write_text("alternative: x\nmust_pass: true\nfaults: [meteor]\n")
+    with pytest.raises(InputError, match="field faults 'meteor'"):
+        variants.load(sc, ok)
 
 
 def test_patch_that_no_longer_applies_names_the_patch(tmp_path: Path) -> None:

@@ -1,4 +1,9 @@
-"""Seeded history builders for checker tests: op by op, or a whole healthy run to spoil."""
+"""Seeded history builders for checker tests: op by op, or a whole healthy run to spoil.
+
+Histories are order-pipeline's, in the current format. The final state is kept in the
+shape tests find easiest to spoil (orders, balances, queue_messages, dlq_messages,
+db_instance) and converted by `kit.history.upgrade` when built.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from kit.history import FinalState, History, Op, describe_body
+from kit import scenario
+from kit.history import FinalState, History, Op, upgrade
+
+SCENARIO = scenario.load("order-pipeline")
+_DESCRIBE = SCENARIO.workload_module.describe
+# The invariant parameters of order-pipeline (totals, DLQ and database names included).
+PARAMS = SCENARIO.params
+
+
+def describe_body(body: str) -> dict[str, Any]:
+    """A body as the scenario describes it: key, fields, valid."""
+    found = _DESCRIBE(body)
+    return {"key": found.key, "fields": found.fields, "valid": found.valid}
 
 HARDENED_DB: dict[str, Any] = {
     "DBInstanceIdentifier": "orders-db",
@@ -103,7 +120,7 @@ class HistoryBuilder:
         if not injected:
             self.receive_counts[mid] = self.receive_counts.get(mid, 0) + 1
         facts = describe_body(self.bodies[mid])
-        return self.op(worker, "receive", message_id=mid, order_id=facts["order_id"],
+        return self.op(worker, "receive", message_id=mid, key=facts["key"],
                        receive_count=self.receive_counts.get(mid, 1), injected=injected)
 
     def delete(self, worker: str, mid: str) -> Op:
@@ -116,11 +133,18 @@ class HistoryBuilder:
     def record(self, mid: str) -> Op:
         """The observer sees the order row of this message's body appear."""
         f = describe_body(self.bodies[mid])
-        return self.op("observer", "recorded", order_id=f["order_id"],
-                       customer_id=f["customer_id"], amount_cents=f["amount_cents"])
+        return self.op("observer", "recorded", key=f["key"], fields=f["fields"])
 
     def build(self) -> History:
-        final = FinalState.model_validate(self.final) if self.final is not None else None
+        final = None
+        if self.final is not None:
+            data = upgrade({"final": self.final})["final"]
+            # As the run reads queues: each message described by the scenario.
+            for messages in (data["queues"] or {}).values():
+                for m in messages:
+                    facts = describe_body(m["body"])
+                    m.update(key=facts["key"], valid=facts["valid"])
+            final = FinalState.model_validate(data)
         return History(ops=tuple(self.ops), final=final)
 
 
@@ -186,7 +210,7 @@ def healthy_run(seed: int = 0, orders: int = 20, duplicates: int = 3, workers: i
                 b.receive(run.workers[(n + k) % workers], mid)
             continue
         b.receive(w, mid)
-        order_id = describe_body(b.bodies[mid])["order_id"]
+        order_id = describe_body(b.bodies[mid])["key"]
         if order_id not in recorded:
             recorded.add(order_id)
             b.record(mid)
@@ -203,7 +227,7 @@ def finish_run(run: Run) -> None:
     b.phase("observe")
     rows, balances = [], {}
     for order_id, mid in run.orders.items():
-        f = describe_body(b.bodies[mid])
+        f = describe_body(b.bodies[mid])["fields"]
         rows.append({"order_id": order_id, "customer_id": f["customer_id"],
                      "amount_cents": f["amount_cents"]})
         balances[f["customer_id"]] = balances.get(f["customer_id"], 0) + f["amount_cents"]

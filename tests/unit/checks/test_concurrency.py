@@ -123,7 +123,8 @@ def test_duplicate_sends_are_different_messages():
     assert check(b.build(), {}).verdict == "pass"
 
 
-def test_no_receives_is_an_error():
+def test_no_receives_means_nothing_was_processed_twice():
+    # Workers that never act are workload.workers_start's failure, not an error here.
     b, _ = _two_workers()
     r = check(b.build(), {})
-    assert r.verdict == "error" and "no worker receive" in r.summary
+    assert r.verdict == "pass" and "0 receives" in r.summary

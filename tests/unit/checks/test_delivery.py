@@ -31,7 +31,7 @@ def test_lost_order_fails_with_its_id_and_trail():
     assert lost["members"] == ["o-0007"] and lost["count"] == 1
     assert lost["example"]["message_id"] == run.orders["o-0007"]
     assert [e["kind"] for e in lost["example"]["trail"]] == ["receive", "delete"]
-    assert "1 of 20 valid orders lost" in r.summary
+    assert "1 of 20 valid messages lost" in r.summary
 
 
 def test_order_sent_twice_counts_once_and_lists_both_messages():
@@ -57,7 +57,7 @@ def test_no_loss_without_valid_sends_is_an_error():
     b.send("poison")
     b.final = {"orders": []}
     r = check_no_loss(b.build(), {})
-    assert r.verdict == "error" and "no valid order was sent" in r.summary
+    assert r.verdict == "error" and "no valid message was sent" in r.summary
 
 
 # -- delivery.poison_to_dlq -------------------------------------------------------------
@@ -104,7 +104,7 @@ def test_poison_recorded_fails():
     r = check_poison_to_dlq(run.build(), {})
     assert r.verdict == "fail"
     assert r.evidence["recorded"]["members"][0]["message_id"] == zero
-    assert "1 recorded as orders" in r.summary
+    assert "1 recorded as effects" in r.summary
 
 
 def test_poison_recorded_then_deleted_still_fails():
@@ -141,7 +141,7 @@ def test_poison_to_dlq_needs_the_dlq(final):
     run = healthy_run(seed=2)
     run.b.final = final
     r = check_poison_to_dlq(run.build(), {})
-    assert r.verdict == "error" and "DLQ was not read" in r.summary
+    assert r.verdict == "error" and "was not read at the end" in r.summary
 
 
 def test_poison_to_dlq_without_poison_is_an_error():
@@ -166,7 +166,7 @@ def test_valid_order_redriven_to_dlq_fails():
     r = check_no_valid_in_dlq(run.build(), {})
     assert r.verdict == "fail"
     assert r.evidence["valid_in_dlq"]["members"] == [
-        {"message_id": mid, "order_id": "o-0003", "receive_count": 3, "recorded": True}]
+        {"message_id": mid, "key": "o-0003", "receive_count": 3, "recorded": True}]
 
 
 def test_valid_order_moved_to_dlq_by_the_worker_fails():
@@ -176,7 +176,7 @@ def test_valid_order_moved_to_dlq_by_the_worker_fails():
     run.final["dlq_messages"].append({"message_id": "moved-1", "body": body,
                                       "receive_count": 0})
     r = check_no_valid_in_dlq(run.build(), {})
-    assert r.verdict == "fail" and r.evidence["valid_in_dlq"]["members"][0]["order_id"] == "o-x"
+    assert r.verdict == "fail" and r.evidence["valid_in_dlq"]["members"][0]["key"] == "o-x"
 
 
 def test_no_valid_in_dlq_needs_the_dlq():

@@ -1,4 +1,4 @@
-"""The history model: validation of ops, JSON round-trip, the poison rule."""
+"""The history model: validation of ops, JSON round-trip, /1 upgrade, the poison rule."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kit.history import FORMAT, FinalState, History, HistoryError, Op, describe_body, make_history
+from kit.history import FORMAT, FinalState, History, HistoryError, Op, make_history
 
-from .builder import healthy_run
+from .builder import describe_body, healthy_run
 
 
 def test_json_round_trip_is_identical(tmp_path):
@@ -31,20 +31,20 @@ def test_ops_are_frozen():
 
 
 def test_missing_field_names_the_op():
-    with pytest.raises(HistoryError, match=r"op 0 \(receive by worker-0\): missing field "
-                                           r"'receive_count'"):
+    with pytest.raises(HistoryError, match=r"op 0 \(ok receive by worker-0\): missing "
+                                           r"field 'receive_count'"):
         make_history([{"index": 0, "time": 0.1, "process": "worker-0", "kind": "receive",
-                       "value": {"message_id": "m-1", "order_id": None}}])
+                       "value": {"message_id": "m-1", "key": None}}])
 
 
 def test_bool_is_not_an_int():
     with pytest.raises(HistoryError, match="'receive_count' is True"):
         make_history([{"index": 0, "time": 0.1, "process": "worker-0", "kind": "receive",
-                       "value": {"message_id": "m-1", "order_id": None,
+                       "value": {"message_id": "m-1", "key": None,
                                  "receive_count": True}}])
 
 
-def test_send_marked_valid_must_have_order_fields():
+def test_send_marked_valid_must_have_a_key():
     body = "garbage"
     value = {"message_id": "m-1", "body": body, **describe_body(body), "duplicate_of": None}
     value["valid"] = True
@@ -66,8 +66,40 @@ def test_indexes_must_increase():
         make_history(ops)
 
 
+def test_a_failed_send_says_why_instead_of_its_message_id():
+    value = {"body": "x", "key": None, "fields": {}, "valid": False}
+    h = make_history([{"index": 0, "time": 0.1, "process": "producer", "kind": "send",
+                       "type": "fail", "value": {**value, "error": "AccessDenied: no"}}])
+    assert h.of_kind("send") == [] and h.ops[0].type == "fail"
+    with pytest.raises(HistoryError, match="missing field 'error'"):
+        make_history([{"index": 0, "time": 0.1, "process": "producer", "kind": "send",
+                       "type": "fail", "value": value}])
+
+
+def test_a_version_1_history_is_read_in_the_current_shape():
+    old = {"format": "kit.history/1", "ops": [
+        {"index": 0, "time": 0.1, "process": "producer", "kind": "send", "value": {
+            "message_id": "m-1", "body": "{}", "order_id": "o-1", "customer_id": "c-1",
+            "amount_cents": 5, "valid": True, "duplicate_of": None}},
+        {"index": 1, "time": 0.2, "process": "worker-0", "kind": "receive", "value": {
+            "message_id": "m-1", "order_id": "o-1", "receive_count": 1}},
+        {"index": 2, "time": 0.3, "process": "observer", "kind": "recorded", "value": {
+            "order_id": "o-1", "customer_id": "c-1", "amount_cents": 5}}],
+        "final": {"orders": [{"order_id": "o-1", "customer_id": "c-1", "amount_cents": 5}],
+                  "balances": {"c-1": 5}, "queue_messages": [], "dlq_messages": [],
+                  "db_instance": {"Engine": "postgres"}, "rds_config": None, "iam": None}}
+    h = History.from_json(json.dumps(old))
+    assert [op.value["key"] for op in h.ops] == ["o-1"] * 3
+    assert h.ops[0].value["fields"]["amount_cents"] == 5
+    assert h.final.effects[0].key == "o-1"
+    assert h.final.tables == {"customer_balances": [{"customer_id": "c-1",
+                                                     "balance_cents": 5}]}
+    assert h.final.queues == {"queue.orders": [], "queue.dlq": []}
+    assert h.final.db_instances == {"database.main": {"Engine": "postgres"}}
+
+
 def test_from_json_refuses_other_formats():
-    with pytest.raises(HistoryError, match="expected 'kit.history/1'"):
+    with pytest.raises(HistoryError, match="expected 'kit.history/2'"):
         History.from_json(json.dumps({"ops": []}))
     with pytest.raises(HistoryError, match="not JSON"):
         History.from_json("{")
@@ -82,7 +114,7 @@ def test_load_names_the_file(tmp_path):
 
 def test_final_fields_default_to_not_collected():
     final = FinalState()
-    assert final.orders is None and final.dlq_messages is None and final.db_instance is None
+    assert final.effects is None and final.queues is None and final.db_instances is None
 
 
 @pytest.mark.parametrize(("body", "valid"), [
@@ -105,4 +137,5 @@ def test_describe_body_poison_rule(body, valid):
 
 def test_describe_body_keeps_fields_of_poison():
     facts = describe_body('{"order_id": "p-1", "customer_id": "c", "amount_cents": 0}')
-    assert facts == {"order_id": "p-1", "customer_id": "c", "amount_cents": 0, "valid": False}
+    assert facts == {"key": "p-1", "valid": False, "fields": {
+        "order_id": "p-1", "customer_id": "c", "amount_cents": 0}}

@@ -10,8 +10,10 @@ from kit.checks import REGISTRY, run_checks
 from kit.history import History
 
 from .builder import IAM_PARAMS, Run, finish_run, healthy_run
+from .builder import PARAMS as SCENARIO_PARAMS
 
-PARAMS = {i: {} for i in REGISTRY} | IAM_PARAMS
+PARAMS = {i: {} for i in REGISTRY} | {
+    "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS
 
 
 def _lost(run: Run) -> None:

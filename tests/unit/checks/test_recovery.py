@@ -10,7 +10,7 @@ from .builder import HistoryBuilder, finish_run, healthy_run
 def _late_run(order_id: str, delay: float, fault: str = "db_outage"):
     """A healthy run whose observer first sees one order `delay` seconds after the rest."""
     run = healthy_run(seed=9, fault=fault, finish=False)
-    run.b.drop("recorded", order_id=order_id)
+    run.b.drop("recorded", key=order_id)
     run.b.advance(delay)
     run.b.record(run.orders[order_id])
     finish_run(run)
@@ -32,14 +32,14 @@ def test_late_order_fails_with_its_lateness():
     r = check(history, {"rto_seconds": 30})
     assert r.verdict == "fail"
     (late,) = r.evidence["late"]["members"]
-    assert late["order_id"] == "o-0003" and 69.0 < late["late_by_s"] < 71.0
+    assert late["key"] == "o-0003" and 69.0 < late["late_by_s"] < 71.0
     assert "1 recorded late" in r.summary
     assert check(history, {"rto_seconds": 200}).verdict == "pass"
 
 
 def test_never_recorded_violates_it_and_says_so():
     run = healthy_run(seed=9, fault="worker_crash")
-    run.b.drop("recorded", order_id="o-0006")
+    run.b.drop("recorded", key="o-0006")
     run.final["orders"] = [r for r in run.final["orders"] if r["order_id"] != "o-0006"]
     r = check(run.build(), {})
     assert r.verdict == "fail"
@@ -79,7 +79,7 @@ def test_fault_none_markers_count_from_the_last_send():
 
 def test_final_row_without_recorded_op_is_an_error():
     run = healthy_run(seed=9)
-    run.b.drop("recorded", order_id="o-0001")
+    run.b.drop("recorded", key="o-0001")
     r = check(run.build(), {})
     assert r.verdict == "error" and "ledger is incomplete" in r.summary
 

@@ -32,7 +32,7 @@ def test_receive_asks_for_the_receive_count_in_both_protocols() -> None:
     req = sqs.parse({"x-amz-target": "AmazonSQS.ReceiveMessage"}, b'{"QueueUrl": "u"}')
     assert req is not None
     assert json.loads(sqs.with_receive_count(req, b""))["MessageSystemAttributeNames"] == [
-        "ApproximateReceiveCount"]
+        "ApproximateReceiveCount", "MessageGroupId"]
     req = sqs.parse({}, b"Action=ReceiveMessage&QueueUrl=u")
     assert req is not None
     assert b"ApproximateReceiveCount" in sqs.with_receive_count(req, b"")
@@ -44,7 +44,7 @@ def test_received_messages_from_json_and_xml_replies() -> None:
     reply = {"Messages": [{"MessageId": "m1", "ReceiptHandle": "r1", "Body": "{}",
                            "Attributes": {"ApproximateReceiveCount": "2"}}]}
     assert sqs.received(req, 200, json.dumps(reply).encode()) == [
-        {"message_id": "m1", "receipt": "r1", "receive_count": 2, "body": "{}"}]
+        {"message_id": "m1", "receipt": "r1", "receive_count": 2, "group": None, "body": "{}"}]
     assert sqs.received(req, 403, b"{}") == []
     query = sqs.parse({}, b"Action=ReceiveMessage&QueueUrl=u")
     assert query is not None
@@ -53,7 +53,7 @@ def test_received_messages_from_json_and_xml_replies() -> None:
            b"ApproximateReceiveCount</Name><Value>3</Value></Attribute></Message>"
            b"</ReceiveMessageResult></ReceiveMessageResponse>")
     assert sqs.received(query, 200, xml) == [
-        {"message_id": "m2", "receipt": "r2", "receive_count": 3, "body": "x"}]
+        {"message_id": "m2", "receipt": "r2", "receive_count": 3, "group": None, "body": "x"}]
 
 
 def test_swallowed_batch_delete_reports_every_entry_successful() -> None:

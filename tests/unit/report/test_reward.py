@@ -10,7 +10,7 @@ import pytest
 
 from kit import scenario
 from kit.checks import run_checks
-from kit.history import FinalState, OrderRow, make_history
+from kit.history import Effect, FinalState, make_history
 from kit.report import document
 from kit.report.reward import RewardSpec, reward
 from kit.run import RunResult
@@ -128,11 +128,10 @@ def test_minor_invariants_lower_the_score_without_the_ceiling() -> None:
 
 
 def _sent(oid: str, message_id: str, customer: str = "c-1", amount: int = 100) -> dict:
-    body = json.dumps({"order_id": oid, "customer_id": customer, "amount_cents": amount})
+    fields = {"order_id": oid, "customer_id": customer, "amount_cents": amount}
     return {"kind": "send", "process": "producer",
-            "value": {"message_id": message_id, "body": body, "order_id": oid,
-                      "customer_id": customer, "amount_cents": amount, "valid": True,
-                      "duplicate_of": None}}
+            "value": {"message_id": message_id, "body": json.dumps(fields), "key": oid,
+                      "fields": fields, "valid": True, "duplicate_of": None}}
 
 
 def test_losing_data_in_an_outage_is_not_a_small_penalty() -> None:
@@ -140,8 +139,8 @@ def test_losing_data_in_an_outage_is_not_a_small_penalty() -> None:
     # real checker, the loss caps the whole evaluation at the ceiling.
     sends = [_sent(f"o-{i}", f"m-{i}") for i in range(40)]
     ops = [dict(op, index=n, time=float(n)) for n, op in enumerate(sends)]
-    kept = [OrderRow(order_id=f"o-{i}", customer_id="c-1", amount_cents=100) for i in range(8)]
-    history = make_history(ops, FinalState(orders=kept, balances={"c-1": 800}))
+    kept = [Effect(key=f"o-{i}", fields={"order_id": f"o-{i}"}) for i in range(8)]
+    history = make_history(ops, FinalState(effects=kept))
     lossy = run_checks(history, {"delivery.no_loss": {}})
     assert lossy["delivery.no_loss"].verdict == "fail"
     runs = [{"fault": f, "seed": 1, "outcome": "pass", "verdicts": dict.fromkeys(IDS, "pass")}

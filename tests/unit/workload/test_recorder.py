@@ -27,7 +27,16 @@ def test_waiters_wake_on_the_op_they_wait_for() -> None:
     thread = threading.Thread(target=waiter)
     thread.start()
     for i in range(2):
-        rec.record("observer", "recorded", order_id=f"o{i}", customer_id="c",
-                   amount_cents=1)
+        rec.record("observer", "recorded", key=f"o{i}", fields={})
     thread.join(timeout=10)
     assert seen.is_set()
+
+
+def test_running_counts_follow_ok_ops_and_distinct_keys() -> None:
+    rec = Recorder()
+    for key in ("a", "b", "a"):
+        rec.record("observer", "recorded", key=key, fields={})
+    rec.record("producer", "send", type="fail", body="x", error="AccessDenied")
+    assert rec.count("recorded") == 3 and rec.distinct_keys() == 2
+    assert rec.count("send") == 0
+    assert rec.history(None).ops[-1].type == "fail"

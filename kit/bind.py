@@ -1,0 +1,136 @@
+"""The bind stage: map what the solution deployed to real data planes, and resolve every
+binding of scenario.yaml to its value for this run.
+
+Each database resource gets an empty database in the sandbox's PostgreSQL behind a
+Toxiproxy listener; the workers' AWS endpoint is a Toxiproxy listener in front of the
+kit's gateway (which verifies, authorizes and records every call before moto sees it).
+Where the machine allows it, workers live in a network namespace whose only open ports
+are these listeners.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kit import bindings, interrupt
+from kit.gateway.server import Gateway
+from kit.sandbox import Sandbox
+from kit.sandbox.netns import WorkerNetwork
+from kit.sandbox.toxiproxy import Proxy
+from kit.scenario import Scenario
+from kit.workload import aws
+from kit.workload.recorder import Recorder
+
+AWS_ENDPOINT = "endpoint.aws"
+
+
+@dataclass
+class Bound:
+    """What the bind stage made for one run."""
+
+    values: dict[str, Any]  # binding -> value (every binding the scenario may use)
+    gateway: Gateway
+    proxies: dict[str, Proxy]  # network target ("database.main", "endpoint.aws") -> proxy
+    databases: dict[str, str]  # database resource -> the kit's direct libpq URL
+    network: WorkerNetwork | None
+    harness: aws.Credentials
+    roles: dict[str, str] = field(default_factory=dict)  # role resource -> ARN
+
+    def session(self, role: str, process: str) -> aws.Credentials:
+        """A fresh session of a role resource, registered with the gateway for `process`."""
+        arn = self.roles[role]
+        creds = aws.assume(self.gateway.upstream, self.harness, arn, process)
+        self.gateway.register(creds.access_key_id, process,
+                              secret_access_key=creds.secret_access_key,
+                              session_token=creds.token, role_arn=arn, principal_arn=creds.arn)
+        return creds
+
+
+def kit_values(scenario: Scenario) -> dict[str, Any]:
+    """The bindings known before anything is deployed: kit.* and workload.*."""
+    params = scenario.workload_params.model_dump()
+    return {"kit.harness_arn": aws.HARNESS_ARN, "kit.region": aws.REGION,
+            "kit.account": aws.ACCOUNT_ID, **{f"workload.{k}": v for k, v in params.items()}}
+
+
+def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: Any
+                    ) -> dict[str, Any]:
+    """Each declared resource's attributes, from the outputs (and the emulator for ARNs)."""
+    out: dict[str, Any] = {}
+    for name, attrs in scenario.resources.items():
+        kind = name.split(".", 1)[0]
+        declared = bindings.declared_attribute(kind)
+        value = values[attrs[declared]]
+        out[f"{name}.{declared}"] = value
+        if kind == "queue":
+            arn = admin_sqs.get_queue_attributes(
+                QueueUrl=value, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+            out[f"{name}.arn"], out[f"{name}.name"] = arn, arn.rsplit(":", 1)[-1]
+        elif kind == "role":
+            out[f"{name}.name"] = value.rsplit("/", 1)[-1]
+        elif kind == "bucket":
+            out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
+    return out
+
+
+def arns(scenario: Scenario, values: Mapping[str, Any]) -> dict[str, str]:
+    """resource name -> ARN, for the resources that have one (IAM judges these)."""
+    return {name: values[f"{name}.arn"] for name in scenario.resources
+            if f"{name}.arn" in values}
+
+
+def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder: Recorder,
+         stack: contextlib.ExitStack, run_label: str, harness: aws.Credentials) -> Bound:
+    """Make the data planes and the gateway, register their teardown on `stack`."""
+    moto = sandbox.moto.url
+    proxies: dict[str, Proxy] = {}
+    databases: dict[str, str] = {}
+    stamp = f"{run_label}_{int(time.time() * 1000)}"
+    describe = scenario.workload_module.describe
+    # Each of these is registered for teardown in the same breath as it is made.
+    with interrupt.deferred():
+        gateway = stack.enter_context(Gateway(moto, recorder,
+                                              key_of=lambda body: describe(body).key))
+    for name in (r for r in scenario.resources if r.startswith("database.")):
+        dbname = f"{name.split('.', 1)[1]}_{stamp}"
+        sandbox.postgres.create_database(dbname)
+        databases[name] = sandbox.postgres.dsn(dbname)
+        with interrupt.deferred():
+            proxies[name] = sandbox.toxiproxy.proxy(f"{name}-{stamp}",
+                                                    f"127.0.0.1:{sandbox.postgres.port}")
+            stack.callback(proxies[name].delete)
+        values[f"{name}.url"] = sandbox.postgres.dsn(dbname, port=proxies[name].port)
+    with interrupt.deferred():
+        proxies[AWS_ENDPOINT] = sandbox.toxiproxy.proxy(f"aws-{stamp}",
+                                                        f"127.0.0.1:{gateway.port}")
+        stack.callback(proxies[AWS_ENDPOINT].delete)
+        # Workers see only these ports (where the machine allows a namespace).
+        network = WorkerNetwork.create([p.port for p in proxies.values()])
+        if network:
+            stack.callback(network.close)
+            for proxy in proxies.values():
+                proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+    recorder.record("kit", "confinement", network="namespace" if network else "host")
+    values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"
+    roles = {name: values[f"{name}.arn"] for name in scenario.resources
+             if name.startswith("role.")}
+    return Bound(values, gateway, proxies, databases, network, harness, roles)
+
+
+def worker_env(scenario: Scenario, bound: Bound, home: str) -> dict[str, str]:
+    """The workers' environment: the scenario's bindings and what AWS compute provides.
+
+    AWS compute (Lambda, ECS, EC2 with a role) sets both AWS_REGION and AWS_DEFAULT_REGION;
+    botocore reads only the second, so both are given, as the prompt says.
+    """
+    env = {var: str(bound.values[binding]) for var, binding in scenario.workers.env.items()}
+    return {**env,
+            "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT],
+            "AWS_REGION": aws.REGION, "AWS_DEFAULT_REGION": aws.REGION,
+            "PATH": "/usr/bin:/bin", "HOME": home, "PYTHONUNBUFFERED": "1",
+            "LANG": "C.UTF-8"}

@@ -1,0 +1,103 @@
+"""Bindings: the names scenario.yaml uses for values the kit only knows at run time.
+
+A binding is a dotted name. Its first part says where the value comes from:
+
+| binding                     | value                                                      |
+|-----------------------------|------------------------------------------------------------|
+| `outputs.<name>`            | a Terraform output of the solution (listed in contract)    |
+| `baseline.<name>`           | an output of the scenario's baseline (applied first)       |
+| `kit.harness_arn`           | the principal that runs the producer and the workers       |
+| `kit.region`, `kit.account` | the sandbox's region and account id                        |
+| `workload.<param>`          | a workload parameter (workload.params)                     |
+| `<kind>.<name>.<attribute>` | an attribute of a declared resource (`queue.orders.url`)   |
+
+Resource kinds and their attributes (`resources` in scenario.yaml binds the first one of
+each kind from an output; the others are derived by the kit):
+
+| kind       | attributes                                                               |
+|------------|--------------------------------------------------------------------------|
+| `queue`    | url (declared), arn, name                                                |
+| `role`     | arn (declared), name                                                     |
+| `database` | instance (declared: the DB instance identifier), url (the workers' libpq |
+|            | URL of the sandbox database bound to it)                                 |
+| `bucket`   | name (declared), arn                                                     |
+| `key`      | arn (declared)                                                           |
+| `secret`   | arn (declared)                                                           |
+| `topic`    | arn (declared)                                                           |
+
+Besides these, `endpoint.aws` names the workers' AWS endpoint and `workers` the worker
+processes: faults may target them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "queue": ("url", "arn", "name"),
+    "role": ("arn", "name"),
+    "database": ("instance", "url"),
+    "bucket": ("name", "arn"),
+    "key": ("arn",),
+    "secret": ("arn",),
+    "topic": ("arn",),
+}
+KIT_VALUES = ("harness_arn", "region", "account")
+SPECIAL_TARGETS = ("endpoint.aws", "workers")
+
+
+class BindingError(ValueError):
+    """A binding that names nothing the scenario declares (the message says what exists)."""
+
+
+def declared_attribute(kind: str) -> str:
+    """The attribute of a resource kind that scenario.yaml binds to an output."""
+    return ATTRIBUTES[kind][0]
+
+
+def check_resource_name(name: str) -> str:
+    """The kind of a resource name `<kind>.<name>`; BindingError lists the kinds."""
+    kind, _, rest = name.partition(".")
+    if kind not in ATTRIBUTES or not rest or "." in rest:
+        raise BindingError(f"{name!r} is not `<kind>.<name>` with a kind among "
+                           f"{', '.join(ATTRIBUTES)}")
+    return kind
+
+
+def check(binding: str, *, outputs: Iterable[str], resources: Iterable[str],
+          params: Iterable[str], baseline: Iterable[str] = (),
+          allowed: tuple[str, ...] = ("outputs", "baseline", "kit", "workload", "resource")
+          ) -> None:
+    """Raise BindingError (saying what is known) unless `binding` names something."""
+    head, _, rest = binding.partition(".")
+    known = {"outputs": set(outputs), "baseline": set(baseline), "kit": set(KIT_VALUES),
+             "workload": set(params)}
+    if head in known:
+        if head not in allowed:
+            raise BindingError(f"{binding!r}: {head}.* is not available here (only "
+                               f"{', '.join(allowed)})")
+        if rest not in known[head]:
+            raise BindingError(f"unknown binding {binding!r}; {head}.* has: "
+                               f"{', '.join(sorted(known[head])) or 'nothing'}")
+        return
+    if "resource" not in allowed:
+        raise BindingError(f"{binding!r}: resources are not known yet here (only "
+                           f"{', '.join(allowed)})")
+    resource, _, attribute = binding.rpartition(".")
+    names = set(resources)
+    if resource not in names:
+        raise BindingError(f"unknown binding {binding!r}; the scenario declares the "
+                           f"resources {', '.join(sorted(names)) or 'none'} (and outputs.*, "
+                           "baseline.*, kit.*, workload.*)")
+    kind = resource.split(".", 1)[0]
+    if attribute not in ATTRIBUTES[kind]:
+        raise BindingError(f"unknown binding {binding!r}: a {kind} has "
+                           f"{', '.join(ATTRIBUTES[kind])}")
+
+
+def resolve(binding: str, values: Mapping[str, Any]) -> Any:
+    """The run-time value of a checked binding, from a flat map of every known binding."""
+    if binding not in values:
+        raise KeyError(f"binding {binding!r} has no value in this run")
+    return values[binding]
