@@ -10,6 +10,8 @@ AWS: "Policy evaluation logic"
 
 from __future__ import annotations
 
+from kit import scenario
+
 from .builder import ARN, WORKER_ACTIONS
 from .iam_fixtures import (
     CONSUMER_KEY_USE,
@@ -211,3 +213,11 @@ def test_a_role_policy_that_does_not_parse_leaves_the_role_nothing() -> None:
     assert results[LEAST].verdict == "pass"
     [first, *_] = members(results[REQUIRED], "missing")
     assert "final.iam.roles.worker.policies.broken" in first["problem"]
+
+
+def test_order_pipeline_allows_and_requires_the_key_use_of_a_customer_key() -> None:
+    params = {k: v for k, v in scenario.load("order-pipeline").params.items()
+              if k in (LEAST, REQUIRED)}
+    for iam in (iam_state(), _customer_key_state()):
+        assert {r.verdict for r in verdicts(iam, params).values()} == {"pass"}
+    assert verdicts(with_customer_key(iam_state()), params)[REQUIRED].verdict == "fail"
