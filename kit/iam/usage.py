@@ -99,3 +99,17 @@ def used_vs_granted(history: History, services: Iterable[str],
                 for g in unused(granted, found.used)],
         }
     return report
+
+
+def summary(entry: Mapping[str, Any], shown: int = 5) -> str:
+    """One line on a role's entry of `used_vs_granted`: counts and the first unused grants."""
+    text = f"used {len(entry['used'])}"
+    unused_grants = entry["granted_unused"]
+    if unused_grants is None:
+        return text + "; granted unknown (no IAM state)"
+    text += f" of {entry['granted']} granted; never used: {len(unused_grants)}"
+    if unused_grants:
+        names = [f"{g['action']} on {g['resource']}" for g in unused_grants[:shown]]
+        more = len(unused_grants) - shown
+        text += " (" + ", ".join(names) + (f" and {more} more" if more > 0 else "") + ")"
+    return text

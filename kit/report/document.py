@@ -6,7 +6,12 @@ Format `kit.report/2`:
   capped_by [{fault, seed, invariant}], by_fault {fault: score|null}, judged_runs,
   excluded_runs [{fault, seed}]}, runs: [
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
-     invariants {id: {id, verdict, summary, evidence, params}}}]
+     invariants {id: {id, verdict, summary, evidence, params}},
+     used_vs_granted {role: {processes, used, denied, needed_policy, granted,
+                             granted_unused}} | null}]
+
+`used_vs_granted` (kit/iam/usage.py) is read from the run's saved history: null when the run
+left none (it stopped before the workload, or its directory is gone).
 
 The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the
@@ -24,7 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from kit.checks import worst
+from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.errors import InputError
+from kit.history import History, HistoryError
+from kit.iam.usage import used_vs_granted
 from kit.report.reward import RewardSpec, reward, run_score
 from kit.run import RunResult
 from kit.scenario import Scenario
@@ -55,9 +63,22 @@ def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command:
         "scenario": scenario.name,
         "solution": solution,
         "outcome": worst([run.outcome for run in runs]) if runs else "error",
-        "runs": [run.to_dict() for run in runs],
+        "runs": [run.to_dict() | {"used_vs_granted": _usage(run, scenario)} for run in runs],
     }
     return _with_reward(doc, scenario.reward)
+
+
+def _usage(run: RunResult, scenario: Scenario) -> dict[str, Any] | None:
+    """Used vs granted of the run's roles, from the history it saved; None without one."""
+    path = Path(run.run_dir) / "history.json" if run.run_dir else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        history = History.load(path)
+    except (HistoryError, OSError):
+        return None
+    services = scenario.params.get(LEAST, LEAST_DEFAULTS)["services"]
+    return used_vs_granted(history, services)
 
 
 def load(path: Path, spec: RewardSpec | None = None) -> dict[str, Any]:
