@@ -25,11 +25,13 @@ from typing import Any
 from kit import interrupt
 from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, CheckResult, run_checks, worst
+from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.deploy import gate, hcl, inspect
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
+from kit.iam.usage import used_vs_granted
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
@@ -59,6 +61,7 @@ class RunResult:
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     run_dir: str | None = None
+    used_vs_granted: dict[str, Any] | None = None  # per role, kit/iam/usage.py
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the JSON report."""
@@ -68,6 +71,7 @@ class RunResult:
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
             "run_dir": self.run_dir,
             "invariants": {k: r.model_dump(mode="json") for k, r in self.results.items()},
+            "used_vs_granted": self.used_vs_granted,
         }
 
 
@@ -118,6 +122,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
         history.save(run_dir / "history.json")
         with stage("check"):
             result.results, result.error = _judge(scenario, history)
+            result.used_vs_granted = _usage(scenario, history)
         result.outcome = "error" if result.error else worst(result.results.values())
     except KitError as exc:
         result.error = str(exc)
@@ -165,6 +170,16 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
                              "why, so the run is not judged")
         return results, None
     return run_checks(history, always | scenario.params, registry), None
+
+
+def _usage(scenario: Scenario, history: History) -> dict[str, Any] | None:
+    """Used vs granted per role of the run's processes (None when nothing ran)."""
+    if history.final is None or not history.final.iam:
+        return None
+    services = scenario.params.get(LEAST, LEAST_DEFAULTS)["services"]
+    processes = {"worker-": scenario.workers.role,
+                 "producer": scenario.workload.producer.role}
+    return used_vs_granted(history, services, processes)
 
 
 @dataclass
@@ -381,7 +396,8 @@ class _Run:
         resources = arns(scenario, bound.values)
         roles = {name: arn for name, arn in resources.items() if kinds[name] == "role"}
         iam = iam_state.read(aws.client("iam", moto), roles,
-                             {n: a for n, a in resources.items() if kinds[n] != "role"})
+                             {n: a for n, a in resources.items() if kinds[n] != "role"},
+                             clients=lambda service: aws.client(service, moto))
         assert self.config is not None
         return FinalState(
             effects=final.effects(tables.get(scenario.workload.effects.table, []),

@@ -16,7 +16,11 @@ evaluates requests to allow or deny access"):
    permissions boundary and session policy (if any) also allow; one that names the account
    delegates to identity policies.
 4. Otherwise identity policies must allow, and so must the permissions boundary and the
-   session policies when present.
+   session policies when present. Two kinds of resource policy must name the caller's
+   account (or the caller) for identity policies to count at all: a role trust policy,
+   and a KMS key policy (AWS KMS: "Default key policy", "Allows access to the AWS account
+   and enables IAM policies"). Every KMS key has a key policy, so a KMS key request without
+   one is judged as if its key policy named nobody.
 Cross-account: the identity side (identity AND boundary AND session) and the resource
 policy must both allow.
 
@@ -189,6 +193,12 @@ def label_scp_levels(scps: Sequence[ScpLevel]) -> list[list[Policy]]:
     return levels
 
 
+def is_kms_key(resource: str) -> bool:
+    """Say whether an ARN names a KMS key (not an alias), whose key policy gates IAM policies."""
+    parts = resource.split(":", 5)
+    return len(parts) == 6 and parts[2] == "kms" and parts[5].startswith("key/")
+
+
 def _resource_account(request: Request, caller: Caller) -> str | None:
     if request.resource_account:
         return request.resource_account
@@ -244,6 +254,7 @@ def decide(
     """Decide on parsed, labelled policies (see evaluate); `trust` marks a role trust policy."""
     caller = parse_caller(request.principal, request.role_arn, principal_account)
     has_boundary = boundary is not None and caller.kind != "root"
+    delegates = "trust" if trust else "key" if is_kms_key(request.resource) else None
 
     identity, bounded, session, resource_found = _Scan(), _Scan(), _Scan(), _Scan()
     for policy in identities:
@@ -311,8 +322,9 @@ def decide(
                 tuple(scp_refs + parent + refs(bounded) + refs(session)),
                 f"allowed by {parent[0]}",
             )
-        # A trust policy must name the caller (or its account) for identity policies to count.
-        if identity_ok and (not trust or account or parent):
+        # A trust or key policy must name the caller (or its account) for identity policies
+        # to count.
+        if identity_ok and (not delegates or account or parent):
             return Decision(
                 "Allow",
                 tuple(scp_refs + account + identity_path),
@@ -329,7 +341,8 @@ def decide(
     layers = _Found(
         resource_found, identity, bounded, session, has_boundary, bool(sessions), bool(parent)
     )
-    return Decision("ImplicitDeny", (), _missing(request, caller, same_account, trust, layers))
+    return Decision("ImplicitDeny", (), _missing(request, caller, same_account, delegates,
+                                                 layers))
 
 
 @dataclass(slots=True)
@@ -346,13 +359,16 @@ class _Found:
 
 
 def _missing(
-    request: Request, caller: Caller, same_account: bool, trust: bool, found: _Found
+    request: Request, caller: Caller, same_account: bool, delegates: str | None, found: _Found
 ) -> str:
     """Name the layer that lacked an Allow, for the decision's reason."""
     boundary_missing = found.has_boundary and not found.bounded.allows
     session_missing = found.has_sessions and not found.session.allows
-    if trust and not found.resource.allows:
+    if delegates == "trust" and not found.resource.allows:
         return "the trust policy does not name this principal"
+    if delegates == "key" and not found.resource.allows:
+        return (f"the KMS key policy does not allow {request.action} to {caller.arn} or its "
+                "account, so identity policies do not count")
     if not same_account and not found.resource.allows:
         return f"cross-account request: no resource-based policy statement allows {caller.arn}"
     # A grant to the caller's role is cut by the boundary or session policy, not by identity.

@@ -6,7 +6,12 @@ Format `kit.report/2`:
   capped_by [{fault, seed, invariant}], by_fault {fault: score|null}, judged_runs,
   excluded_runs [{fault, seed}]}, runs: [
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
-     invariants {id: {id, verdict, summary, evidence, params}}}]
+     invariants {id: {id, verdict, summary, evidence, params}},
+     used_vs_granted {role: {processes, used, denied, needed_policy, granted,
+                             granted_unused}} | null}]
+
+`used_vs_granted` (kit/iam/usage.py) is computed by the run from its history: null when the
+run stopped before the workload.
 
 The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kit.iam.usage import summary
+
 ICON = {"pass": "pass", "fail": "**FAIL**", "error": "error"}
 
 
@@ -41,7 +43,15 @@ def render(document: dict[str, Any]) -> str:
                                f"  ```json\n  {example}\n  ```\n  </details>")
     if details:
         lines += ["", "### What failed", "", *details]
+    lines += _usage_section(runs)
     return "\n".join(lines) + "\n"
+
+
+def _usage_section(runs: list[dict[str, Any]]) -> list[str]:
+    """Per role and run: what the run used of what it was granted (short)."""
+    rows = [f"- `{role}` under {run['fault']} (seed {run['seed']}): {summary(entry)}"
+            for run in runs for role, entry in (run.get("used_vs_granted") or {}).items()]
+    return ["", "### Used vs granted", "", *rows] if rows else []
 
 
 def reward_line(document: dict[str, Any]) -> str:

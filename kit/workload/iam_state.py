@@ -1,11 +1,14 @@
-"""Read the roles a solution created, as the emulator holds them, for the IAM checkers."""
+"""Read the roles a solution created, and the policies of the scenario's resources, as the
+emulator holds them, for the IAM checkers (final.iam, layout in kit/checks/least_privilege.py)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
+from kit.workload import resource_policies
 from kit.workload.aws import ACCOUNT_ID, HARNESS_ARN, REGION
 
 # Resources the solution never mentions: any permission on them is an over-grant.
@@ -14,7 +17,14 @@ DECOYS = {
     "decoy_secret": f"arn:aws:secretsmanager:{REGION}:{ACCOUNT_ID}:secret:kit-decoy-AbCdEf",
     "decoy_role": f"arn:aws:iam::{ACCOUNT_ID}:role/kit-decoy-role",
     "decoy_db": f"arn:aws:rds:{REGION}:{ACCOUNT_ID}:db:kit-decoy-db",
+    "decoy_key": f"arn:aws:kms:{REGION}:{ACCOUNT_ID}:key/00000000-0000-4000-8000-00000000dec0",
 }
+# Every KMS key has a key policy; the decoy key has the one AWS KMS gives a key created
+# without one ("Default key policy"), so identity policies on it count as they would.
+DECOY_POLICIES = {"decoy_key": {"Version": "2012-10-17", "Statement": [{
+    "Sid": "Enable IAM User Permissions", "Effect": "Allow",
+    "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT_ID}:root"}, "Action": "kms:*",
+    "Resource": "*"}]}}
 
 
 def _doc(value: Any) -> Any:
@@ -22,8 +32,10 @@ def _doc(value: Any) -> Any:
     return json.loads(unquote(value)) if isinstance(value, str) else value
 
 
-def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str]) -> dict[str, Any]:
-    """The final.iam snapshot: each named role's trust, policies and boundary."""
+def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str],
+         clients: Callable[[str], Any] | None = None) -> dict[str, Any]:
+    """The final.iam snapshot: each named role's trust, policies and boundary, and (given
+    `clients`, a boto3 admin client per service name) the resources' own policies."""
     details = iam.get_account_authorization_details(Filter=["Role", "LocalManagedPolicy"])
     managed = {
         p["Arn"]: _doc(next(v["Document"] for v in p["PolicyVersionList"]
@@ -46,5 +58,7 @@ def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str]) -> dict
     # The roles themselves are resources too (under their own names): a role that may edit
     # its own policies can grant itself anything later.
     own = dict(role_arns)
+    policies, keys = resource_policies.read(clients, resources) if clients else ({}, {})
     return {"account": ACCOUNT_ID, "harness": HARNESS_ARN,
-            "resources": {**resources, **own, **DECOYS}, "roles": roles}
+            "resources": {**resources, **keys, **own, **DECOYS},
+            "resource_policies": {**policies, **DECOY_POLICIES}, "roles": roles}

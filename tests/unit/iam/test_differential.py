@@ -6,6 +6,10 @@ with `npm install --prefix` into a cache directory outside the repository
 process over all cases at once. The test is skipped only when node/npm are missing or the
 npm registry is unreachable.
 
+The cases are CASES general ones (generate: conditions, wildcards, NotX elements, SCPs) and
+FOCUSED ones (differential_focus: permission boundaries, resource policies of every Principal
+form, KMS key policies, session policies, same- and cross-account).
+
 A disagreement fails the test unless it falls in KNOWN_DISAGREEMENTS, where each entry
 names the reason and the AWS documentation page that decides it. Rerun one seed with
 KIT_IAM_ORACLE_SEED=<seed>.
@@ -21,13 +25,26 @@ import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kit.iam import Request, evaluate
+from .differential_case import (
+    FOREIGN_ROLE,
+    FOREIGN_SESSION,
+    FOREIGN_USER,
+    ROLE,
+    SESSION,
+    USER,
+    A,
+    B,
+    Case,
+    derived_context,
+    policy,
+)
+from .differential_focus import THEMES, generate_focused
 
 ORACLE_PACKAGE = "@cloud-copilot/iam-simulate"
 ORACLE_VERSION = "0.1.173"
@@ -35,16 +52,8 @@ ORACLE_DIR = Path(os.environ.get("KIT_IAM_ORACLE_DIR", Path.home() / ".cache" / 
 ORACLE_SCRIPT = Path(__file__).with_name("oracle.mjs")
 SEED = int(os.environ.get("KIT_IAM_ORACLE_SEED", "20260601"))
 CASES = 400
+FOCUSED = 300
 NETWORK_ERRORS = ("ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "network")
-
-A = "111122223333"  # the resources' account
-B = "444455556666"  # a foreign account
-SESSION = f"arn:aws:sts::{A}:assumed-role/worker/s1"
-ROLE = f"arn:aws:iam::{A}:role/worker"
-USER = f"arn:aws:iam::{A}:user/alice"
-FOREIGN_SESSION = f"arn:aws:sts::{B}:assumed-role/auditor/a1"
-FOREIGN_ROLE = f"arn:aws:iam::{B}:role/auditor"
-FOREIGN_USER = f"arn:aws:iam::{B}:user/bob"
 
 # (principal, role ARN behind it, weight)
 PRINCIPALS = [
@@ -156,92 +165,7 @@ CONDITIONS: list[tuple[str, str, list[str]]] = [
 ]
 
 
-@dataclass
-class Case:
-    """One generated request with its policies, in both the kit's and the oracle's form."""
-
-    index: int
-    principal: str
-    role_arn: str | None
-    action: str
-    resource: str
-    context: dict[str, Any]
-    identity: dict[str, dict] = field(default_factory=dict)
-    boundary: dict | None = None
-    session: dict | None = None
-    resource_policy: dict | None = None
-    scps: list[list[dict]] = field(default_factory=list)
-
-    def kit_effect(self) -> str:
-        """Evaluate with kit.iam and return the oracle's name for the effect."""
-        request = Request(self.principal, self.action, self.resource, self.context, self.role_arn)
-        decision = evaluate(
-            request,
-            self.identity,
-            boundary=self.boundary,
-            session_policies=[self.session] if self.session else [],
-            resource_policy=self.resource_policy,
-            scps=self.scps,
-        )
-        return {
-            "Allow": "Allowed",
-            "ExplicitDeny": "ExplicitlyDenied",
-            "ImplicitDeny": "ImplicitlyDenied",
-        }[decision.effect]
-
-    def simulation(self) -> dict[str, Any]:
-        """Return the iam-simulate Simulation object for this case."""
-        simulation: dict[str, Any] = {
-            "request": {
-                "principal": self.principal,
-                "action": self.action,
-                "resource": {"resource": self.resource, "accountId": A},
-                "contextVariables": self.context,
-            },
-            "identityPolicies": [
-                {"name": name, "policy": doc} for name, doc in self.identity.items()
-            ],
-            "serviceControlPolicies": [
-                {
-                    "orgIdentifier": f"ou-{level}",
-                    "policies": [
-                        {"name": f"scp{level}-{i}", "policy": p} for i, p in enumerate(policies)
-                    ],
-                }
-                for level, policies in enumerate(self.scps)
-            ],
-            "resourceControlPolicies": [],
-        }
-        if self.resource_policy:
-            simulation["resourcePolicy"] = self.resource_policy
-        if self.boundary:
-            simulation["permissionBoundaryPolicies"] = [
-                {"name": "boundary", "policy": self.boundary}
-            ]
-        if self.session:
-            simulation["sessionPolicy"] = self.session
-        return simulation
-
-
 # --- generation ---------------------------------------------------------------------------------
-
-
-def _derived_context(principal: str, role_arn: str | None) -> dict[str, str]:
-    """The global keys AWS always sets for the principal; both evaluators get them."""
-    account = principal.split(":")[4]
-    if ":assumed-role/" in principal:
-        return {
-            "aws:PrincipalArn": role_arn or "",
-            "aws:PrincipalAccount": account,
-            "aws:PrincipalType": "AssumedRole",
-        }
-    name = principal.rsplit("/", 1)[-1]
-    return {
-        "aws:PrincipalArn": principal,
-        "aws:PrincipalAccount": account,
-        "aws:PrincipalType": "User",
-        "aws:username": name,
-    }
 
 
 def _random_case(text: str, rng: random.Random) -> str:
@@ -321,10 +245,6 @@ def _principal_element(rng: random.Random) -> tuple[str, Any]:
     return "Principal", {"AWS": picked[0] if len(picked) == 1 else picked}
 
 
-def _policy(statements: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"Version": "2012-10-17", "Statement": statements}
-
-
 def generate(seed: int, count: int) -> list[Case]:
     """Generate count seeded cases."""
     rng = random.Random(seed)
@@ -341,7 +261,7 @@ def generate(seed: int, count: int) -> list[Case]:
             for key, choices in CONTEXT_CHOICES.items()
             if (value := rng.choice(choices)) is not None
         }
-        context.update(_derived_context(principal, role_arn))
+        context.update(derived_context(principal, role_arn))
         case = Case(index, principal, role_arn, f"{service}:{action}", resource, context)
 
         def statements(
@@ -350,11 +270,11 @@ def generate(seed: int, count: int) -> list[Case]:
             return [_statement(rng, *target, deny_rate) for _ in range(rng.randint(1, most))]
 
         if rng.random() > 0.1:
-            case.identity = {f"id{i}": _policy(statements(0.2)) for i in range(rng.randint(1, 3))}
+            case.identity = {f"id{i}": policy(statements(0.2)) for i in range(rng.randint(1, 3))}
         if rng.random() < 0.25:
-            case.boundary = _policy(statements(0.1, 2))
+            case.boundary = policy(statements(0.1, 2))
         if ":assumed-role/" in principal and rng.random() < 0.2:
-            case.session = _policy(statements(0.1, 2))
+            case.session = policy(statements(0.1, 2))
         if rng.random() < 0.5:
             rp_statements = []
             for _ in range(rng.randint(1, 3)):
@@ -364,9 +284,9 @@ def generate(seed: int, count: int) -> list[Case]:
                 element, value = _principal_element(rng)
                 statement[element] = value
                 rp_statements.append(statement)
-            case.resource_policy = _policy(rp_statements)
+            case.resource_policy = policy(rp_statements)
         if rng.random() < 0.2:
-            full = _policy([{"Effect": "Allow", "Action": "*", "Resource": "*"}])
+            full = policy([{"Effect": "Allow", "Action": "*", "Resource": "*"}])
             levels = []
             for _ in range(rng.randint(1, 2)):
                 roll = rng.random()
@@ -374,12 +294,12 @@ def generate(seed: int, count: int) -> list[Case]:
                     levels.append([full])
                 elif roll < 0.8:
                     levels.append(
-                        [full, _policy([_statement(rng, service, action, resource, 1.0)])]
+                        [full, policy([_statement(rng, service, action, resource, 1.0)])]
                     )
                 else:
                     levels.append(
                         [
-                            _policy(
+                            policy(
                                 [
                                     {
                                         "Effect": "Allow",
@@ -431,8 +351,9 @@ def _session_policy_with_direct_session_grant(case: Case) -> bool:
         if principal == "*" or (statement["Effect"] == "Allow" and "NotPrincipal" in statement):
             return True
         if isinstance(principal, dict):
-            values = principal["AWS"] if isinstance(principal["AWS"], list) else [principal["AWS"]]
-            if case.principal in values:
+            values = principal.get("AWS", [])
+            values = values if isinstance(values, list) else [values]
+            if case.principal in values or "*" in values:  # {"AWS": "*"} is "*"
                 return True
     return False
 
@@ -608,8 +529,14 @@ def run_oracle(directory: Path, cases: list[Case]) -> list[dict[str, Any]]:
     return json.loads(proc.stdout)
 
 
+def all_cases() -> list[Case]:
+    """The general and the focused cases of SEED, indexed in one sequence."""
+    return generate(SEED, CASES) + generate_focused(SEED, FOCUSED, first_index=CASES)
+
+
 def test_kit_agrees_with_iam_simulate(oracle_dir: Path, tmp_path: Path) -> None:
-    cases = generate(SEED, CASES)
+    cases = all_cases()
+    total = len(cases)
     oracle = run_oracle(oracle_dir, cases)
     broken = [
         (c.index, o)
@@ -661,17 +588,17 @@ def test_kit_agrees_with_iam_simulate(oracle_dir: Path, tmp_path: Path) -> None:
     report = tmp_path / "disagreements.json"
     report.write_text(json.dumps(failures, indent=2))
     assert not failures, (
-        f"{len(failures)} of {CASES} cases disagree with iam-simulate (seed {SEED}; rerun with "
+        f"{len(failures)} of {total} cases disagree with iam-simulate (seed {SEED}; rerun with "
         f"KIT_IAM_ORACLE_SEED={SEED}); all written to {report}. First:\n"
         f"{json.dumps(failures[0], indent=2)}"
     )
     # The known table must stay small: it explains exceptions, it is not a blanket.
-    assert sum(tolerated.values()) <= CASES // 10, (
+    assert sum(tolerated.values()) <= total // 10, (
         f"too many tolerated disagreements: {dict(tolerated)}"
     )
     # Every outcome must be exercised, or the comparison proves little.
     assert (
-        min(outcomes[e] for e in ("Allowed", "ExplicitlyDenied", "ImplicitlyDenied")) >= CASES // 20
+        min(outcomes[e] for e in ("Allowed", "ExplicitlyDenied", "ImplicitlyDenied")) >= total // 20
     ), outcomes
 
 
@@ -693,3 +620,23 @@ def test_generator_covers_every_feature() -> None:
     assert sum(c.session is not None for c in cases) >= 20
     assert sum(c.principal.split(":")[4] == B for c in cases) >= 60
     assert len({c.action for c in cases}) >= 12
+
+
+def test_focused_generator_covers_every_policy_type() -> None:
+    cases = generate_focused(SEED, FOCUSED)
+    themes = Counter(THEMES[c.index % len(THEMES)] for c in cases)
+    assert min(themes.values()) >= FOCUSED // len(THEMES)
+    keys = [c for c in cases if c.action.startswith("kms:")]
+    assert len(keys) >= 100
+    # A key policy that enables IAM policies, one that does not, and a key without one.
+    root = [c for c in keys if c.resource_policy and f"{c.resource_account}:root" in str(
+        c.resource_policy)]
+    assert len(root) >= 15 and len(keys) - len(root) >= 15
+    assert sum(c.resource_policy is None for c in keys) >= 2
+    assert sum(c.principal.split(":")[4] != c.resource_account for c in cases) >= 40
+    assert sum(c.boundary is not None for c in cases) >= 60
+    assert sum(c.session is not None for c in cases) >= 60
+    text = [json.dumps(c.resource_policy) for c in cases]
+    for form in ("NotPrincipal", '"Principal": "*"', '{"AWS": "*"}', f'{{"AWS": "{A}"}}',
+                 '"Service"', "assumed-role/worker/s1", f"{B}:root"):
+        assert sum(form in t for t in text) >= 5, form

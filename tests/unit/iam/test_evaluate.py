@@ -547,6 +547,56 @@ def test_s3_arns_without_account_count_as_same_account_unless_told() -> None:
     assert not evaluate(foreign, [], resource_policy=bucket_policy).allowed
 
 
+# --- KMS key policies ---------------------------------------------------------------------------
+# AWS KMS, "Default key policy" (https://docs.aws.amazon.com/kms/latest/developerguide/key-policy-default.html):
+# IAM policies alone do not give access to a KMS key; the key policy's statement that allows
+# the account ("Allows access to the AWS account and enables IAM policies") makes them count.
+
+KEY_ARN = f"arn:aws:kms:us-east-1:{ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+DECRYPT = Request(SESSION_ARN, "kms:Decrypt", KEY_ARN, role_arn=ROLE_ARN)
+DEFAULT_KEY_POLICY = policy(
+    allow("kms:*", "*", Principal={"AWS": f"arn:aws:iam::{ACCOUNT}:root"}, Sid="EnableIAM")
+)
+
+
+def test_identity_policies_count_on_a_key_whose_policy_enables_them() -> None:
+    decision = evaluate(DECRYPT, [policy(allow("kms:Decrypt", KEY_ARN))],
+                        resource_policy=DEFAULT_KEY_POLICY)
+    assert decision.allowed
+    assert {ref.kind for ref in decision.deciding} == {"resource", "identity"}
+
+
+def test_identity_policies_do_not_count_without_an_account_statement() -> None:
+    admin = f"arn:aws:iam::{ACCOUNT}:role/admin"
+    key_policy = policy(allow("kms:*", "*", Principal={"AWS": admin}))
+    for resource_policy in (key_policy, None):
+        decision = evaluate(DECRYPT, [policy(allow("kms:*"))], resource_policy=resource_policy)
+        assert decision.effect == "ImplicitDeny"
+        assert "KMS key policy" in decision.reason
+
+
+def test_account_statement_enables_only_the_actions_it_lists() -> None:
+    key_policy = policy(allow("kms:Decrypt", "*", Principal={"AWS": ACCOUNT}))
+    identity = [policy(allow("kms:*", KEY_ARN))]
+    assert evaluate(DECRYPT, identity, resource_policy=key_policy).allowed
+    encrypt = Request(SESSION_ARN, "kms:Encrypt", KEY_ARN, role_arn=ROLE_ARN)
+    assert not evaluate(encrypt, identity, resource_policy=key_policy).allowed
+
+
+def test_key_policy_naming_the_role_grants_within_the_boundary() -> None:
+    key_policy = policy(allow("kms:Decrypt", "*", Principal={"AWS": ROLE_ARN}))
+    assert evaluate(DECRYPT, [], resource_policy=key_policy).allowed
+    boundary = policy(allow("sqs:*"))
+    decision = evaluate(DECRYPT, [], boundary=boundary, resource_policy=key_policy)
+    assert decision.effect == "ImplicitDeny"
+
+
+def test_a_key_alias_is_not_gated_by_a_key_policy() -> None:
+    alias = Request(SESSION_ARN, "kms:CreateAlias", f"arn:aws:kms:us-east-1:{ACCOUNT}:alias/app",
+                    role_arn=ROLE_ARN)
+    assert evaluate(alias, [policy(allow("kms:CreateAlias"))]).allowed
+
+
 # --- NotPrincipal -------------------------------------------------------------------------------
 
 

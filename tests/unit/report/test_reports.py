@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import junitparser
 
 from kit import scenario
 from kit.checks.result import CheckResult
+from kit.iam.usage import used_vs_granted
 from kit.report import document, junit, markdown
 from kit.run import RunResult
+
+from ..checks.builder import ARN, HistoryBuilder, allow, healthy_iam
 
 
 def _run(fault: str, verdicts: dict[str, str], error: str | None = None) -> RunResult:
@@ -73,3 +77,53 @@ def test_tables_off_a_terminal_are_never_cut(capsys) -> None:  # noqa: ANN001
     out = capsys.readouterr().out
     assert "delivery.no_concurrent_processing" in out and "…" not in out
     assert "fault-number-8" in out and "\x1b[" not in out
+
+
+# --- used vs granted ----------------------------------------------------------------------
+
+
+def _run_with_usage() -> RunResult:
+    """A run with the used-vs-granted its history gives (the gateway's records, IAM state)."""
+    b = HistoryBuilder(seed=1)
+    for process, action in (("worker-0", "sqs:ReceiveMessage"), ("worker-0#1", "sqs:DeleteMessage"),
+                            ("producer", "sqs:SendMessage")):
+        b.op(process, "authz", action=action, operation=action.split(":")[1],
+             resource=ARN["queue"], decision="Allow", deciding=[], reason="")
+    iam = healthy_iam()
+    iam["roles"]["worker"]["policies"]["extra"] = allow("sqs:PurgeQueue", ARN["queue"])
+    b.final = {"iam": iam}
+    run = _run("none", {"iam.least_privilege": "pass"})
+    run.used_vs_granted = used_vs_granted(b.build(), ["sqs"])
+    return run
+
+
+def _usage_doc(tmp_path: Path) -> dict:
+    sc = scenario.load("order-pipeline")
+    return document.build(sc, "sol", [_run_with_usage(), _run("db_outage", {})],
+                          "kit eval order-pipeline")
+
+
+def test_document_has_used_vs_granted_per_run(tmp_path: Path) -> None:
+    doc = _usage_doc(tmp_path)
+    worker = doc["runs"][0]["used_vs_granted"]["worker"]
+    assert worker["needed_policy"]["Statement"] == [{
+        "Effect": "Allow", "Action": ["sqs:DeleteMessage", "sqs:ReceiveMessage"],
+        "Resource": "arn:aws:sqs:us-east-1:123456789012:orders"}]
+    assert [(g["action"], g["resource"]) for g in worker["granted_unused"]] == [
+        ("sqs:ChangeMessageVisibility", "queue"), ("sqs:PurgeQueue", "queue")]
+    assert doc["runs"][1]["used_vs_granted"] is None  # the run did not get that far
+
+
+def test_markdown_and_junit_show_used_vs_granted(tmp_path: Path) -> None:
+    doc = _usage_doc(tmp_path)
+    text = markdown.render(doc)
+    assert "### Used vs granted" in text
+    assert ("`worker` under none (seed 1): used 2 of 4 granted; never used: 2 "
+            "(sqs:ChangeMessageVisibility on queue, sqs:PurgeQueue on queue)") in text
+    path = junit.write(doc, tmp_path / "junit.xml")
+    suite = next(iter(junitparser.JUnitXml.fromfile(str(path))))
+    assert {p.name: p.value for p in suite.properties()}["used_vs_granted.producer"] == (
+        "used 1 of 1 granted; never used: 0")
+    out = ET.parse(path).getroot().find("testsuite/system-out")
+    assert out is not None and "needed policy of role worker" in (out.text or "")
+    assert "### Used vs granted" not in markdown.render(_doc())

@@ -1,0 +1,174 @@
+"""What each role of final.iam may do: AWS's decision per (action, resource).
+
+final.iam (layout in kit/checks/least_privilege.py) holds the roles as the emulator has them
+and the resource-based policies of the scenario's resources. A decision here weighs what
+AWS weighs: identity policies (inline and managed), the permissions boundary, the resource's
+own policy (a queue, bucket or secret policy, a KMS key policy) and explicit denies in any
+of them, with `decide`, the evaluator the kit's gateway uses. The request is the one AWS
+would see from an SDK: a role session over TLS, in the resource's region.
+
+`<resource>.kms_key` names the customer managed KMS key a resource is encrypted with; the
+reader adds it (with its key policy) only when the resource uses one.
+
+A policy that does not parse fails closed, as in the gateway (kit/gateway/authz.py): a role
+whose policies do not all parse is allowed nothing, and neither is anyone on a resource
+whose policy does not parse (AWS would have refused to store it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from kit.iam.catalogue import resource_types, service_actions
+from kit.iam.context import ContextValue
+from kit.iam.errors import PolicyError
+from kit.iam.evaluate import Decision, StatementRef, decide
+from kit.iam.policy import Policy, parse_policy
+from kit.iam.request import Request
+
+KEY_SUFFIX = ".kms_key"
+DEFAULT_REGION = "us-east-1"
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A role with its identity policies and boundary, parsed."""
+
+    name: str
+    arn: str
+    trust: Any
+    policies: tuple[Policy, ...]
+    boundary: Policy | None
+    problem: str | None = None  # the first of its policies that does not parse
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """An (action, resource) a role may perform, and the statements that grant it."""
+
+    action: str
+    resource: str  # the resource's name in final.iam, or "*"
+    arn: str
+    granted_by: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """final.iam, parsed once: roles, resources by name, resource policies by ARN."""
+
+    account: str
+    harness: str
+    resources: Mapping[str, str]
+    policies: Mapping[str, Policy]  # labelled with the resource's name
+    roles: Mapping[str, Role]
+    problems: Mapping[str, str]  # ARN -> why its resource policy does not parse
+
+    def arn(self, name: str) -> str:
+        """The ARN of a resource name, `*`, or a literal ARN given instead of a name."""
+        return self.resources.get(name, name)
+
+    def decide(self, role: Role, action: str, resource: str) -> Decision:
+        """AWS's decision on `action` by a session of `role` on a resource (name or ARN)."""
+        arn = self.arn(resource)
+        if role.problem or arn in self.problems:
+            return Decision("ImplicitDeny", (), role.problem or self.problems[arn])
+        request = Request(_session(role.arn), action, arn, _context(arn), role.arn)
+        return decide(request, list(role.policies), boundary=role.boundary, sessions=[],
+                      resource=self.policies.get(arn), scp_levels=[], principal_account=None,
+                      trust=False)
+
+
+def load(iam: Mapping[str, Any]) -> State:
+    """Parse final.iam; a policy that does not parse is kept as the problem it is."""
+    roles = {}
+    for name, role in iam["roles"].items():
+        where = f"final.iam.roles.{name}"
+        parsed, problems = _parse_all(role["policies"], f"{where}.policies")
+        boundary, bad_boundary = _parse_all({"boundary": role.get("boundary")}, where)
+        problem = next((f"the role's policies do not parse, so none is applied: {why}"
+                        for why in (*problems.values(), *bad_boundary.values())), None)
+        roles[name] = Role(name, role["arn"], role["trust"], tuple(parsed.values()),
+                           boundary.get("boundary"), problem)
+    resources = dict(iam["resources"])
+    parsed, problems = _parse_all(iam.get("resource_policies") or {},
+                                  "final.iam.resource_policies")
+    return State(iam["account"], iam["harness"], resources,
+                 {resources.get(name, name): policy for name, policy in parsed.items()}, roles,
+                 {resources.get(name, name): f"the resource policy does not parse: {why}"
+                  for name, why in problems.items()})
+
+
+def grants(state: State, role: Role, services: tuple[str, ...]) -> list[Grant]:
+    """Every (action, resource) of the universe of `services` that the role may perform."""
+    found = []
+    for action, name, arn in universe(services, tuple(sorted(state.resources.items()))):
+        decision = state.decide(role, action, name)
+        if decision.allowed:
+            found.append(Grant(action, name, arn, grant_labels(decision.deciding)))
+    return found
+
+
+@lru_cache(maxsize=16)
+def universe(services: tuple[str, ...], resources: tuple[tuple[str, str], ...]
+             ) -> tuple[tuple[str, str, str], ...]:
+    """(action, resource name, arn) to probe: each action on each resource of its service,
+    and on `*` when the action has no resource type (the only resource it can name). A
+    resource known under two names (a key two queues share) is probed once."""
+    seen: set[str] = set()
+    named = []
+    for name, arn in resources:
+        if arn not in seen:
+            seen.add(arn)
+            named.append((name, arn))
+    out = []
+    for service in services:
+        for action in service_actions(service):
+            if not resource_types(action):
+                out.append((action, "*", "*"))
+                continue
+            out += [(action, name, arn) for name, arn in named if arn.split(":")[2] == service]
+    return tuple(out)
+
+
+def label(ref: StatementRef) -> str:
+    """A statement as findings name it: a resource policy by its resource's name."""
+    if ref.kind != "resource":
+        return str(ref)
+    sid = f" (Sid {ref.sid!r})" if ref.sid else ""
+    return f"resource policy of {ref.policy} Statement[{ref.index}]{sid}"
+
+
+def grant_labels(refs: tuple[StatementRef, ...]) -> tuple[str, ...]:
+    """The statements that grant (identity and resource policies), as findings name them;
+    boundaries and session policies only let a grant through."""
+    return tuple(label(ref) for ref in refs if ref.kind in ("identity", "resource"))
+
+
+def _parse_all(documents: Mapping[str, Any], where: str
+               ) -> tuple[dict[str, Policy], dict[str, str]]:
+    """(parsed policies, problems) by name; a None document is left out."""
+    parsed, problems = {}, {}
+    for name, document in documents.items():
+        if document is None:
+            continue
+        try:
+            parsed[name] = parse_policy(document, name=name)
+        except PolicyError as exc:
+            problems[name] = f"{where}.{name}: {exc}"
+    return parsed, problems
+
+
+def _session(role_arn: str) -> str:
+    account, name = role_arn.split(":")[4], role_arn.rsplit("/", 1)[1]
+    return f"arn:aws:sts::{account}:assumed-role/{name}/kit-check"
+
+
+def _context(arn: str) -> dict[str, ContextValue]:
+    """The keys AWS sets on an SDK call (the principal's keys are derived by Request)."""
+    parts = arn.split(":")
+    region = parts[3] if len(parts) > 3 and parts[3] else DEFAULT_REGION
+    return {"aws:SecureTransport": True, "aws:RequestedRegion": region,
+            "aws:PrincipalIsAWSService": False, "aws:ViaAWSService": False}
