@@ -5,7 +5,8 @@ Each database resource gets an empty database in the sandbox's PostgreSQL behind
 Toxiproxy listener; the workers' AWS endpoint is a Toxiproxy listener in front of the
 kit's gateway (which verifies, authorizes and records every call before moto sees it).
 Where the machine allows it, workers live in a network namespace whose only open ports
-are these listeners.
+are these listeners, inside sandboxes (kit/sandbox/confine.py) whose every axis of
+confinement the run records (`confinement`).
 """
 
 from __future__ import annotations
@@ -15,18 +16,23 @@ import functools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kit import bindings, interrupt
 from kit.gateway.server import Gateway
 from kit.sandbox import Sandbox
+from kit.sandbox.confine import Confinement
+from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.netns import WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
+from kit.sandbox.view import View
 from kit.scenario import Scenario
 from kit.workload import aws
 from kit.workload.recorder import Recorder
 
 AWS_ENDPOINT = "endpoint.aws"
+WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
 
 
 @dataclass
@@ -39,6 +45,7 @@ class Bound:
     databases: dict[str, str]  # database resource -> the kit's direct libpq URL
     network: WorkerNetwork | None
     harness: aws.Credentials
+    confinement: Confinement  # how the workers (any process of the solution's) run
     roles: dict[str, str] = field(default_factory=dict)  # role resource -> ARN
 
     def session(self, role: str, process: str) -> aws.Credentials:
@@ -85,8 +92,10 @@ def arns(scenario: Scenario, values: Mapping[str, Any]) -> dict[str, str]:
 
 
 def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder: Recorder,
-         stack: contextlib.ExitStack, run_label: str, harness: aws.Credentials) -> Bound:
-    """Make the data planes and the gateway, register their teardown on `stack`."""
+         stack: contextlib.ExitStack, run_label: str, harness: aws.Credentials,
+         workspace: Path) -> Bound:
+    """Make the data planes, the gateway and the workers' confinement (their workspace is a
+    copy of `workspace`); register their teardown on `stack`."""
     moto = sandbox.moto.url
     proxies: dict[str, Proxy] = {}
     databases: dict[str, str] = {}
@@ -115,11 +124,15 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
             stack.callback(network.close)
             for proxy in proxies.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
-    recorder.record("kit", "confinement", network="namespace" if network else "host")
+        confinement = stack.enter_context(Confinement(
+            "workload", View(), WORKLOAD, identity=sandbox.workload_identity,
+            network=network or "host", workspace=(workspace, WORKSPACE),
+            env={"HOME": "/tmp", "TMPDIR": "/tmp"}))
+    recorder.record("kit", "confinement", **confinement.axes())
     values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"
     roles = {name: values[f"{name}.arn"] for name in scenario.resources
              if name.startswith("role.")}
-    return Bound(values, gateway, proxies, databases, network, harness, roles)
+    return Bound(values, gateway, proxies, databases, network, harness, confinement, roles)
 
 
 def worker_env(scenario: Scenario, bound: Bound, home: str) -> dict[str, str]:

@@ -39,7 +39,23 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if missing:
         console.print(f"[red]{missing} piece(s) missing.[/] Run the fix shown for each.")
         return EXIT_ERROR
+    _confinement_notes()
     return EXIT_OK
+
+
+def _confinement_notes() -> None:
+    """Say which axes of confinement this machine cannot give (runs are marked)."""
+    from kit.sandbox import confine
+
+    lacking = confine.missing()
+    if not lacking:
+        console.print("confinement: every axis available (user, mount, pid, network, "
+                      "capabilities, no_new_privs, rlimits, cgroup)")
+        return
+    console.print("[yellow]confinement[/]: runs here are marked as not fully confined "
+                  "(`kit eval --require-confinement` refuses them):")
+    for line in lacking:
+        console.print(f"  - {line}")
 
 
 def cmd_setup(args: argparse.Namespace) -> int:

@@ -208,8 +208,9 @@ class _Run:
         with self.stage("bind"):
             values |= resource_values(self.scenario, values,
                                       aws.client("sqs", self.sandbox.moto.url))
+            assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
-                         f"s{self.seed}", self.harness)
+                         f"s{self.seed}", self.harness, self.tf.dir)
         self.workload(bound)
         with self.stage("observe"):
             self.recorder.record("kit", "phase", name="observe")
@@ -335,9 +336,9 @@ class _Run:
 
         stopping = threading.Event()
         assert self.tf is not None
-        supervisor = Supervisor(workers.command, self.tf.dir, env, workers.replicas,
+        supervisor = Supervisor(workers.command, bound.confinement, env, workers.replicas,
                                 session_for, self.run_dir, recorder, workers.stop_grace_seconds,
-                                stopping, bound.network.enter if bound.network else None)
+                                stopping)
         queue_url = bound.values[f"{producer_spec.queue}.url"]
         producer = Producer(
             aws.client("sqs", bound.gateway.url,

@@ -23,6 +23,7 @@ from pathlib import Path
 from kit import settings
 from kit.deploy import provider_patches
 from kit.errors import ToolchainError
+from kit.workload import runtime
 
 Log = Callable[[str], None]
 PATCHES = {"aws": provider_patches.AWS}
@@ -94,7 +95,17 @@ def pieces() -> list[Piece]:
         Piece("unprivileged user 'postgres' (initdb refuses root)",
               "postgres" if _user_exists("postgres") or os.geteuid() != 0 else None,
               "apt-get install -y postgresql  (creates the user)"),
+        Piece("bubblewrap (bwrap: the sandboxes)", shutil.which("bwrap"),
+              f"{setup}  (as root: apt-get install -y bubblewrap)"),
+        Piece("worker runtime (python 3.11, boto3, psycopg)", _runtime_found(),
+              f"{setup}  (a venv in {runtime.location()})"),
     ]
+
+
+def _runtime_found() -> str | None:
+    found = runtime.manifest()
+    return (f"{found['python']} (python {found['version']}, "
+            + ", ".join(f"{n} {v}" for n, v in found["packages"].items()) + ")") if found else None
 
 
 def _str(path: Path | None) -> str | None:
@@ -279,23 +290,26 @@ def install_tofu(log: Log) -> Path:
     return target
 
 
-def install_postgres(log: Log) -> None:
-    """Install PostgreSQL server binaries from Debian when running as root; else say how."""
-    fix = "apt-get update && apt-get install -y postgresql"
+def install_debian(package: str, what: str, log: Log) -> None:
+    """Install a Debian package when running as root; else say how."""
+    fix = f"apt-get update && apt-get install -y {package}"
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        raise ToolchainError(f"PostgreSQL server binaries are missing: run `{fix}`")
+        raise ToolchainError(f"{what} is missing: run `{fix}`")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     logfile = settings.cache_dir() / "apt.log"
     logfile.parent.mkdir(parents=True, exist_ok=True)
     _run(["apt-get", "update"], Path("/"), log, logfile, env)
-    _run(["apt-get", "install", "-y", "--no-install-recommends", "postgresql"], Path("/"), log,
+    _run(["apt-get", "install", "-y", "--no-install-recommends", package], Path("/"), log,
          logfile, env)
 
 
 def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     """Install every missing piece; a second call finds everything and returns in seconds."""
     if postgres_bindir() is None:
-        install_postgres(log)
+        install_debian("postgresql", "PostgreSQL server binaries", log)
+    if shutil.which("bwrap") is None:
+        install_debian("bubblewrap", "bubblewrap (bwrap)", log)
+    runtime.install(log)
     install_tofu(log)
     install_toxiproxy(log)
     if not _registry_mode():

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from kit import interrupt
+from kit.sandbox import identity
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.provider import ProviderServer
@@ -39,6 +40,8 @@ class Sandbox:
         self._want_provider = provider
         self._stack = contextlib.ExitStack()
         self.workdir: Path | None = None
+        # The user this sandbox's workloads run as (None: the kit cannot switch users).
+        self.workload_identity: identity.Identity | None = None
 
     def __enter__(self) -> Sandbox:
         try:
@@ -47,6 +50,10 @@ class Sandbox:
                 self._stack.callback(shutil.rmtree, self.workdir, True)
             # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
             os.chmod(self.workdir, 0o711)
+            with interrupt.deferred():
+                self.workload_identity = identity.workload()
+                if self.workload_identity:
+                    self._stack.callback(self.workload_identity.release)
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster

@@ -92,12 +92,14 @@ class WorkerNetwork:
             return None
         return cls(fd, ports)
 
-    def _join(self) -> None:
+    def join(self) -> None:
+        """Move this thread into the namespace (a sandbox's bwrap, before exec: its init
+        drops every capability before the command runs)."""
         _check(_libc.setns(self.ns_fd, CLONE_NEWNET), "setns")
 
     def enter(self) -> None:
         """In a worker, before exec: move into the namespace, for good."""
-        self._join()
+        self.join()
         # With no capability left (bounding set emptied, so exec grants root none), not even
         # a root worker can setns back out or reconfigure the namespace's network.
         for cap in range(_LAST_CAP + 1):
@@ -117,7 +119,7 @@ class WorkerNetwork:
 
     def _in_namespace(self, action: Callable[[], T]) -> T:
         def inside() -> T:
-            self._join()  # this thread only: it ends with `action`
+            self.join()  # this thread only: it ends with `action`
             return action()
         return _in_thread(inside)
 

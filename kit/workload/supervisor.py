@@ -4,11 +4,14 @@ A worker command that never gets going (every slot exits CRASH_EXITS times by it
 incarnation stays up STARTUP_SECONDS, no order is recorded) is a crash loop: recorded with
 the exit codes and the last lines of each worker's output, and the run stops early instead
 of waiting out its timeouts.
+
+Every worker starts confined (kit/sandbox/confine.py): a sandbox of its own, whose init
+forwards the SIGTERM of a stop and reports the worker's own exit code or signal; a SIGKILL
+(the worker_crash fault, or a stop past its grace period) ends the whole sandbox.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from kit.sandbox.process import die_with_parent, signal_group
+from kit.errors import SandboxError
+from kit.sandbox.confine import Confined, Confinement
+from kit.sandbox.process import log_tail, signal_group
+from kit.workload import runtime
 from kit.workload.recorder import Recorder
 
 RESTART_BACKOFF_MAX = 1.0
@@ -33,25 +39,25 @@ class Supervisor(threading.Thread):
     attribute its calls to it (`worker-<slot>#<incarnation>`).
     """
 
-    def __init__(self, command: Sequence[str], cwd: Path, env: dict[str, str], replicas: int,
-                 session_for: Callable[[str], dict[str, str]], logdir: Path,
-                 recorder: Recorder, grace: float, stopping: threading.Event,
-                 enter: Callable[[], None] | None = None) -> None:
+    def __init__(self, command: Sequence[str], confinement: Confinement, env: dict[str, str],
+                 replicas: int, session_for: Callable[[str], dict[str, str]], logdir: Path,
+                 recorder: Recorder, grace: float, stopping: threading.Event) -> None:
         super().__init__(name="supervisor", daemon=True)
-        # `python` in the contract means the kit's interpreter (boto3 and psycopg installed).
-        self.command = [sys.executable if c == "python" else c for c in command]
-        self.cwd, self.env, self.replicas = cwd, env, replicas
+        # `python` in the contract: the worker runtime (Python 3.11, boto3, psycopg).
+        python = runtime.python() or sys.executable
+        self.command = [python if c == "python" else c for c in command]
+        self.confinement, self.env, self.replicas = confinement, env, replicas
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)
-        self.procs: dict[int, tuple[str, subprocess.Popen[bytes]]] = {}
+        self.procs: dict[int, tuple[str, Confined]] = {}
         self.started_at: dict[int, float] = {}
         self.incarnations = [0] * replicas
         self.stopping = threading.Event()
         # Set on a crash loop: the whole run stops.
         self.run_stopping = stopping
-        self.enter = enter  # run in each worker before exec (the network namespace)
         self.crash_looped = False
         self._killed: set[str] = set()
+        self._ended: set[int] = set()  # pids whose exit is recorded
         self._healthy = False
         self._early_exits: list[list[dict[str, object]]] = [[] for _ in range(replicas)]
         self._lock = threading.Lock()
@@ -61,11 +67,9 @@ class Supervisor(threading.Thread):
         name = f"worker-{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
-        log = (self.logdir / f"worker-{slot}.log").open("ab")
-        proc = subprocess.Popen(self.command, cwd=self.cwd, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, preexec_fn=self._preexec)
-        log.close()
+        with (self.logdir / f"worker-{slot}.log").open("ab") as log:
+            proc = self.confinement.spawn(self.command, env=env, stdout=log,
+                                          stderr=subprocess.STDOUT)
         with self._lock:
             self.procs[slot] = (name, proc)
             self.started_at[slot] = time.monotonic()
@@ -85,6 +89,11 @@ class Supervisor(threading.Thread):
                             self._healthy = True
                         continue
                     self._exited(name, proc, code)
+                    if not proc.started:  # the sandbox failed, not the worker
+                        raise SandboxError(
+                            f"the sandbox of {name} did not start (exit {code}); log "
+                            f"{self.logdir / f'worker-{slot}.log'}:\n"
+                            f"{log_tail(self.logdir / f'worker-{slot}.log')}")
                     if self._crash_loop(slot, name, code):
                         return
                     # A worker that dies at once is restarted with growing backoff.
@@ -93,11 +102,10 @@ class Supervisor(threading.Thread):
                         self._start(slot)
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
-
-    def _preexec(self) -> None:
-        die_with_parent()
-        if self.enter:
-            self.enter()
+        finally:
+            # From this thread: workers die with the thread that started them
+            # (PR_SET_PDEATHSIG), so it must outlive their grace period.
+            self._stop_all()
 
     def _crash_loop(self, slot: int, name: str, code: int) -> bool:
         """Count an early exit of `slot`; record and stop the run on a crash loop."""
@@ -119,7 +127,10 @@ class Supervisor(threading.Thread):
         lines = log.read_text(errors="replace").splitlines() if log.exists() else []
         return lines[-TAIL_LINES:]
 
-    def _exited(self, name: str, proc: subprocess.Popen[bytes], code: int) -> None:
+    def _exited(self, name: str, proc: Confined, code: int) -> None:
+        if proc.pid in self._ended:
+            return
+        self._ended.add(proc.pid)
         signal_group(proc.pid, signal.SIGKILL)  # its children, if any, go with it
         value = {"code": code} if code >= 0 else {"signal": signal.Signals(-code).name}
         self.recorder.record("kit", "worker_exit", worker=name, pid=proc.pid, **value)
@@ -136,7 +147,7 @@ class Supervisor(threading.Thread):
         if not found or found[0].poll() is not None:
             return False
         self._killed.add(name)
-        os.kill(found[0].pid, signal.SIGKILL)
+        found[0].kill()
         return True
 
     def stop(self) -> None:
@@ -144,6 +155,8 @@ class Supervisor(threading.Thread):
         self.stopping.set()
         if self.is_alive():
             self.join()
+
+    def _stop_all(self) -> None:
         with self._lock:
             procs = list(self.procs.values())
         for _, proc in procs:
