@@ -103,8 +103,6 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
     work: Path | None = None
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        with interrupt.deferred():  # so that `finally` knows every dir it must remove
-            work = Path(tempfile.mkdtemp(prefix="kit-run-"))
         with contextlib.ExitStack() as stack:
             if sandbox is None:
                 with stage("sandbox"):
@@ -115,6 +113,10 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                 with stage("sandbox"):
                     sandbox.moto.reset()
                     sandbox.toxiproxy.reset()
+            with interrupt.deferred():  # so that `finally` knows every dir it must remove
+                # Under the sandbox's runs/: the only run directories its provider sees.
+                work = Path(tempfile.mkdtemp(prefix="kit-run-", dir=sandbox.runs_dir))
+            work.chmod(0o711)
             history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
                            stack).pipeline()
             with stage("teardown"):

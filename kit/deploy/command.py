@@ -1,4 +1,5 @@
-"""Run one CLI command in its own process group, bounded by a timeout, killed on Ctrl-C."""
+"""Run one CLI command in its own process group (or sandbox), bounded by a timeout, killed
+on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from kit.sandbox.confine import Confinement
 from kit.sandbox.process import die_with_parent, signal_group
 
 
@@ -25,11 +27,20 @@ class Completed:
         return self.returncode == 0
 
 
-def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float) -> Completed:
-    """Run argv to completion; on timeout or any interruption, kill its whole group."""
-    proc = subprocess.Popen(
-        list(argv), cwd=cwd, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL, text=True, start_new_session=True, preexec_fn=die_with_parent)
+def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float,
+        confinement: Confinement | None = None) -> Completed:
+    """Run argv to completion (confined, if given one); on timeout or any interruption, kill
+    its whole group (or sandbox)."""
+    confined = None
+    if confinement is not None:
+        confined = confinement.spawn(argv, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        proc = confined.popen
+    else:
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            start_new_session=True, preexec_fn=die_with_parent)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -41,6 +52,12 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: floa
         signal_group(proc.pid, signal.SIGKILL)
         proc.communicate()
         raise
+    finally:
+        if confined is not None:
+            confined.poll()  # once it ended: its own exit code, and its status pipe closed
     # Providers are children of terraform in its group; reap any straggler.
     signal_group(proc.pid, signal.SIGKILL)
-    return Completed(tuple(argv), proc.returncode, out, err)
+    if confined is None:
+        return Completed(tuple(argv), proc.returncode, out, err)
+    confined.check_started(err)  # a sandbox that never ran the command is the kit's error
+    return Completed(tuple(argv), confined.returncode, out, err)

@@ -3,6 +3,12 @@
 A small subprocess layer over the CLI's `-json` outputs rather than python-terraform
 (unmaintained since 2019) or tftest (no per-stage failure classification, and it hides the
 CLI's own diagnostics). Terraform's diagnostics are kept verbatim.
+
+Every command runs confined (kit/sandbox/confine.py) as the deploy user: it reads its
+binary, the provider mirror and the kit's CLI config, writes only its working copy and a
+private home, and has no network when it attaches to the sandbox's provider (a unix
+socket); a configuration that reaches for anything else (`file("/...")`, a template or
+module outside the copy) fails as the solution's own error.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from kit.deploy.command import Completed, run
 from kit.deploy.hcl import Configuration, parse
 from kit.deploy.override import endpoint_env, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
+from kit.sandbox import identity
+from kit.sandbox.confine import Confinement
+from kit.sandbox.limits import DEPLOY
+from kit.sandbox.view import View
 
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
                                  ".git", "__pycache__")
@@ -110,7 +120,9 @@ class Terraform:
         self.binary = found
         self.dir = workdir / "solution"
         shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=False)
-        home = workdir / "home"
+        self.identity = identity.deploy()
+        identity.give(self.dir, self.identity)  # its working copy: the one place it writes
+        home = self.home = workdir / "home"
         home.mkdir(exist_ok=True)
         # A scrubbed environment: no host credentials, no ~/.terraformrc, no proxies.
         self.env = {
@@ -127,8 +139,8 @@ class Terraform:
             # is consistent at once (see kit/deploy/provider_patches.py).
             "KIT_EMULATOR_WAITERS": "1",
         }
-        if reattach:
-            # Attach to the sandbox's running provider instead of starting one per command.
+        self.reattach = reattach
+        if reattach:  # as the host sees it (where no sandbox can be made)
             self.env["TF_REATTACH_PROVIDERS"] = reattach
 
     def configure(self, endpoint: str, config: Configuration | None = None,
@@ -140,10 +152,38 @@ class Terraform:
         self.env |= endpoint_env(endpoint)
 
     def _cli(self, stage: str, *args: str) -> Completed:
-        result = run([self.binary, *args], cwd=self.dir, env=self.env, timeout=TIMEOUTS[stage])
+        with self._confinement() as confinement:
+            result = run([self.binary, *args], cwd=self.dir, env=self.env,
+                         timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:
             raise classify(stage, result)
         return result
+
+    def _confinement(self) -> Confinement:
+        """What one command may see and reach (its own cgroup, removed after it)."""
+        view = View().program(self.binary).show(settings.mirror_dir(),
+                                                settings.cli_config_file())
+        view.show(self.dir, writable=True)
+        view.tmpfs[str(self.home)] = DEPLOY.tmp_size
+        env = {}
+        network = "host"  # terraform starts the AWS provider, which calls the emulator
+        if self.reattach:
+            # Attach to the sandbox's running provider instead of starting one per command:
+            # its socket is all it needs. Terraform checks that the pid it is given is alive
+            # (kill 0): in its sandbox, the provider's is not there, its own (2, the init's
+            # first child) is.
+            attach = json.loads(self.reattach)
+            for entry in attach.values():
+                entry["Pid"] = 2
+                view.show(os.path.dirname(entry["Addr"]["String"]))
+            env["TF_REATTACH_PROVIDERS"] = json.dumps(attach)
+            network = "none"
+        if toolchain.registry_mode():
+            view.show(*(p for p in ("/etc/resolv.conf", "/etc/ssl") if os.path.exists(p)))
+            view.show(settings.cache_dir() / "plugin-cache", writable=True)
+            network = "host"
+        return Confinement("deploy", view, DEPLOY, identity=self.identity, network=network,
+                           env=env)
 
     def init(self) -> None:
         """Install providers from the kit's offline mirror."""

@@ -83,12 +83,12 @@ def pieces() -> list[Piece]:
         Piece("go (to build providers)", shutil.which("go"),
               "install Go >= 1.26, or on a machine with internet set KIT_PROVIDERS=registry"),
         Piece(f"hashicorp/aws {settings.AWS_PROVIDER['version']} in mirror",
-              str(aws) if provider_current("aws", settings.AWS_PROVIDER) or _registry_mode()
+              str(aws) if provider_current("aws", settings.AWS_PROVIDER) or registry_mode()
               else None,
               f"{setup}  (cold build: 30-60 min, resumable)"),
         Piece(f"hashicorp/random {settings.RANDOM_PROVIDER['version']} in mirror",
               str(rnd) if provider_current("random", settings.RANDOM_PROVIDER)
-              or _registry_mode() else None, setup),
+              or registry_mode() else None, setup),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
@@ -122,7 +122,7 @@ def _user_exists(name: str) -> bool:
     return True
 
 
-def _registry_mode() -> bool:
+def registry_mode() -> bool:
     # On a machine with internet and no Go: providers come from the registry into a cache.
     return os.environ.get("KIT_PROVIDERS") == "registry"
 
@@ -133,7 +133,7 @@ def write_cli_config() -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     plugin_cache = settings.cache_dir() / "plugin-cache"
     plugin_cache.mkdir(parents=True, exist_ok=True)
-    if _registry_mode():
+    if registry_mode():
         body = f'plugin_cache_dir = "{plugin_cache}"\n'
     else:
         hosts = ", ".join(f'"{h}/hashicorp/*"' for h in settings.REGISTRY_HOSTS)
@@ -312,7 +312,7 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     runtime.install(log)
     install_tofu(log)
     install_toxiproxy(log)
-    if not _registry_mode():
+    if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
         install_provider("aws", settings.AWS_PROVIDER, log)
     write_cli_config()

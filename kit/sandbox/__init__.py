@@ -50,6 +50,7 @@ class Sandbox:
                 self._stack.callback(shutil.rmtree, self.workdir, True)
             # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
             os.chmod(self.workdir, 0o711)
+            self.runs_dir.mkdir(mode=0o711)
             with interrupt.deferred():
                 self.workload_identity = identity.workload()
                 if self.workload_identity:
@@ -65,6 +66,12 @@ class Sandbox:
             self._stack.close()
             raise
         return self
+
+    @property
+    def runs_dir(self) -> Path:
+        """Where runs keep their working copies (the provider may read them)."""
+        assert self.workdir is not None
+        return self.workdir / "runs"
 
     def _start_all(self, kinds: dict[str, type]) -> dict[str, object]:
         """Start every service, then wait for all of them at once (the waits overlap)."""

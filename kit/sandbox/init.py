@@ -38,8 +38,11 @@ def prepare(spec: dict) -> None:
     if spec["uid"] is None:
         return
     for top in spec["own"]:
+        device = os.lstat(top).st_dev
         os.chown(top, spec["uid"], spec["gid"], follow_symlinks=False)
         for root, dirs, files in os.walk(top):
+            # Never into what is mounted beneath (a host directory the sandbox shows).
+            dirs[:] = [d for d in dirs if os.lstat(os.path.join(root, d)).st_dev == device]
             for name in dirs + files:
                 os.chown(os.path.join(root, name), spec["uid"], spec["gid"],
                          follow_symlinks=False)

@@ -10,8 +10,12 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from kit.errors import SandboxError
+
+if TYPE_CHECKING:
+    from kit.sandbox.confine import Confined, Confinement
 
 _PR_SET_PDEATHSIG = 1
 
@@ -37,23 +41,36 @@ def log_tail(path: Path, lines: int = 20) -> str:
 
 
 class ManagedProcess:
-    """A service process in its own session, killed with its whole group on stop()."""
+    """A service process in its own session, killed with its whole group on stop().
+
+    With a `confinement` (kit/sandbox/confine.py) it runs in a sandbox, which it closes
+    on stop()."""
 
     def __init__(self, name: str, argv: Sequence[str], log_path: Path, *,
                  env: dict[str, str] | None = None, user: str | None = None,
-                 cwd: Path | None = None) -> None:
+                 cwd: Path | None = None, confinement: Confinement | None = None) -> None:
         self.name = name
         self.log_path = log_path
         self._log = log_path.open("ab")
+        self.confinement = confinement
+        self.confined: Confined | None = None
         try:
-            self.popen = subprocess.Popen(
-                list(argv), stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                # In the sandbox's directory by default: nothing of it runs anywhere else.
-                env=env, cwd=cwd or log_path.parent, user=user, start_new_session=True,
-                preexec_fn=die_with_parent,
-            )
+            if confinement is not None:
+                self.confined = confinement.spawn(argv, env=env or {}, stdout=self._log,
+                                                  stderr=subprocess.STDOUT, cwd="/tmp")
+                self.popen: subprocess.Popen[Any] = self.confined.popen
+            else:
+                self.popen = subprocess.Popen(
+                    list(argv), stdout=self._log, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    # In the sandbox's directory by default: nothing of it runs anywhere else.
+                    env=env, cwd=cwd or log_path.parent, user=user, start_new_session=True,
+                    preexec_fn=die_with_parent,
+                )
         except OSError as exc:
             self._log.close()
+            if confinement is not None:
+                confinement.close()
             raise SandboxError(f"{name}: could not start {argv[0]}: {exc}") from exc
 
     @property
@@ -88,7 +105,11 @@ class ManagedProcess:
     def stop(self, grace: float = 5.0) -> None:
         """SIGTERM the process group, then SIGKILL whatever is left after `grace` seconds."""
         try:
-            if self.alive():
+            if self.alive() and self.confined is not None:
+                self.confined.terminate()  # to the process itself, through the sandbox's init
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.popen.wait(timeout=grace)
+            elif self.alive():
                 signal_group(self.popen.pid, signal.SIGTERM)
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self.popen.wait(timeout=grace)
@@ -97,3 +118,7 @@ class ManagedProcess:
             self.popen.wait(timeout=grace)
         finally:
             self._log.close()
+            if self.confined is not None:
+                self.confined.poll()  # reads and closes its status pipe
+            if self.confinement is not None:
+                self.confinement.close()

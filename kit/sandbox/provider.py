@@ -5,12 +5,16 @@ services) and terraform starts it afresh several times per command. Started once
 `-debug`, it prints a TF_REATTACH_PROVIDERS value; terraform then talks to this process
 instead of launching its own. Commands of one sandbox run one at a time, so they never
 configure the shared provider concurrently.
+
+It runs confined like Terraform (kit/sandbox/confine.py), as the deploy user: it sees its
+binary, the sandbox's run directories (read-only: resources that upload a local file read
+the solution's copy) and its socket directory, which the Terraform sandboxes are shown too;
+it keeps the host's network, as it must reach the emulator.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -18,7 +22,11 @@ from kit import settings
 from kit.deploy.override import endpoint_env
 from kit.deploy.toolchain import provider_path
 from kit.errors import ToolchainError
+from kit.sandbox import identity
+from kit.sandbox.confine import Confinement
+from kit.sandbox.limits import DEPLOY
 from kit.sandbox.process import ManagedProcess
+from kit.sandbox.view import View
 
 READY_TIMEOUT = 120.0
 _REATTACH = re.compile(r"TF_REATTACH_PROVIDERS='(\{.*\})'")
@@ -35,10 +43,16 @@ class ProviderServer:
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
                                  "run `make setup`")
         self.log = workdir / "provider-aws.log"
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
-               **PROVIDER_ENV, **endpoint_env(endpoint)}
-        self.process = ManagedProcess("provider-aws", [str(binary), "-debug"], self.log,
-                                      env=env, cwd=workdir)
+        sockets, runs = workdir / "plugin", workdir / "runs"  # runs/: kit/sandbox/__init__.py
+        deploy = identity.deploy()
+        sockets.mkdir(mode=0o700)
+        identity.give(sockets, deploy)
+        env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
+               "PLUGIN_UNIX_SOCKET_DIR": str(sockets), **PROVIDER_ENV, **endpoint_env(endpoint)}
+        view = View().program(binary).show(runs).show(sockets, writable=True)
+        self.process = ManagedProcess(
+            "provider-aws", [str(binary), "-debug"], self.log, env=env, cwd=workdir,
+            confinement=Confinement("provider", view, DEPLOY, identity=deploy, network="host"))
         self.reattach: str | None = None
 
     def wait_ready(self) -> None:
@@ -51,6 +65,10 @@ class ProviderServer:
             # Keyed by registry address: terraform resolves hashicorp/aws on its registry,
             # OpenTofu on its own, so offer the same process under both.
             attach = next(iter(json.loads(found.group(1)).values()))
+            # It printed its pid inside its sandbox; terraform checks that the pid it is
+            # given is alive, so give the host's (a confined terraform is given its own:
+            # kit/deploy/terraform.py).
+            attach["Pid"] = self.process.pid
             self.reattach = json.dumps({f"{host}/hashicorp/aws": attach
                                         for host in settings.REGISTRY_HOSTS})
         return found is not None

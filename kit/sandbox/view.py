@@ -92,29 +92,31 @@ class View:
     def args(self, data_fds: list[int]) -> list[str]:
         """bwrap arguments building this view; generated files are read from new pipes
         whose read ends are appended to `data_fds` (the caller passes and closes them)."""
-        args = ["--proc", "/proc", "--dev", "/dev"]
         bound = self.readonly | self.writable
-        # bwrap (as root) makes missing parents 0700: make them searchable first.
-        every = [*bound, *self.places, *self.links, *self.tmpfs, *self.files]
-        for parent in sorted({str(p) for path in every for p in Path(path).parents} - {"/"}):
-            if not _under(parent, bound):
-                args += ["--perms", "0755", "--dir", parent]
-        for path in sorted(bound):  # parents before children
-            flag = "--bind" if path in self.writable else "--ro-bind"
-            args += [flag, path, path]
-        for inside, host in sorted(self.places.items()):
-            args += ["--ro-bind", host, inside]
-        for where, target in sorted(self.links.items()):
+        mounts: dict[str, list[str]] = {}  # destination -> its arguments
+        for path in bound:
+            mounts[path] = ["--bind" if path in self.writable else "--ro-bind", path, path]
+        for inside, host in self.places.items():
+            mounts[inside] = ["--ro-bind", host, inside]
+        for inside, size in self.tmpfs.items():
+            mounts[inside] = ["--perms", "0700", "--size", str(size), "--tmpfs", inside]
+        for where, target in self.links.items():
             if not _under(where, bound):
-                args += ["--symlink", target, where]
-        for inside, size in sorted(self.tmpfs.items()):
-            args += ["--perms", "0700", "--size", str(size), "--tmpfs", inside]
-        for inside, content in sorted(self.files.items()):
+                mounts[where] = ["--symlink", target, where]
+        for inside, content in self.files.items():
             read, write = os.pipe()
             os.write(write, content.encode())  # small: fits in the pipe's buffer
             os.close(write)
             data_fds.append(read)
-            args += ["--perms", "0644", "--ro-bind-data", str(read), inside]
+            mounts[inside] = ["--perms", "0644", "--ro-bind-data", str(read), inside]
+        # bwrap (as root) makes missing parents 0700: make them searchable first.
+        for parent in {str(p) for path in mounts for p in Path(path).parents} - {"/"}:
+            if parent not in mounts and not _under(parent, bound):
+                mounts[parent] = ["--perms", "0755", "--dir", parent]
+        args = ["--proc", "/proc", "--dev", "/dev"]
+        # Parents before children: a tmpfs mounted later would hide what is beneath it.
+        for where in sorted(mounts, key=lambda path: Path(path).parts):
+            args += mounts[where]
         return args
 
 

@@ -15,7 +15,7 @@ from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.sandbox import Sandbox
 from kit.workload import aws
 from tests.conftest import ROOT
-from tests.integration.procs import alive, eventually, group_members
+from tests.integration.procs import alive, eventually, tree
 
 STACKS = ROOT / "tests" / "stacks"
 
@@ -126,17 +126,17 @@ def test_ctrl_c_during_apply_leaves_no_process(tmp_path: Path) -> None:
                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "applying"
-    # Find terraform's process group while it is applying, then interrupt the kit.
-    assert eventually(lambda: bool(_terraform_children(child.pid)), timeout=30)
-    groups = {pid for pid in _terraform_children(child.pid)}
+    # Find terraform (in its sandbox, under bwrap) while it is applying, then interrupt.
+    assert eventually(lambda: _terraform_running(child.pid), timeout=30)
+    started = [pid for pid in tree(child.pid) if pid != child.pid]
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
-    for pgid in groups:
-        assert eventually(lambda pgid=pgid: not alive(pgid) and not group_members(pgid))
+    for pid in started:
+        assert eventually(lambda pid=pid: not alive(pid)), pid
 
 
-def _terraform_children(parent: int) -> list[int]:
-    out = subprocess.run(["ps", "-o", "pid=,ppid=,comm=", "-e"], capture_output=True,
-                         text=True, check=True).stdout
-    return [int(pid) for pid, ppid, comm in (line.split(None, 2) for line in out.splitlines())
-            if int(ppid) == parent and comm.strip() in ("terraform", "tofu")]
+def _terraform_running(parent: int) -> bool:
+    import psutil
+
+    return any(proc.name() in ("terraform", "tofu")
+               for proc in psutil.Process(parent).children(recursive=True))
