@@ -86,6 +86,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from kit.sandbox import Sandbox
 
     sc = scenario.load(args.scenario)
+    _require_confinement(args)
     solution = Path(args.solution) if args.solution else sc.golden
     if not solution.is_dir() or not any(solution.glob("*.tf")):
         raise InputError(f"solution directory {solution} does not exist or holds no *.tf "
@@ -119,6 +120,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
 
 
+def _require_confinement(args: argparse.Namespace) -> None:
+    """Refuse to grade (exit 2) when asked for full confinement this machine cannot give;
+    otherwise warn that the runs will be marked."""
+    from kit.sandbox import confine
+
+    lacking = confine.missing()
+    if lacking and args.require_confinement:
+        raise InputError("--require-confinement: this machine cannot confine the solution's "
+                         "processes on every axis, so nothing was graded. Missing:\n  - "
+                         + "\n  - ".join(lacking))
+    for line in lacking:
+        console.print(f"[yellow]not confined[/] (runs are marked): {line}")
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Run the kill matrix: golden passes everywhere, every variant killed for its reason."""
     from kit import scenario
@@ -126,6 +141,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from kit.validate import validate
 
     sc = scenario.load(args.scenario)
+    _require_confinement(args)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
     console.print(f"reproduce: kit validate {sc.name} --repeat {args.repeat} --seed {args.seed}"
                   + "".join(f" --only {name}" for name in args.only or []))
@@ -162,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=1)
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--out", default="runs", help="where run histories and results go")
+    ev.add_argument("--require-confinement", action="store_true",
+                    help="refuse to grade (exit 2) unless every axis of confinement is available")
     va = sub.add_parser("validate", help="run the kill matrix of a scenario")
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
@@ -170,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")
     va.add_argument("--out", default="runs")
+    va.add_argument("--require-confinement", action="store_true",
+                    help="refuse to run (exit 2) unless every axis of confinement is available")
     return parser
 
 

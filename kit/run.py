@@ -32,7 +32,7 @@ from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
 from kit.iam.usage import used_vs_granted
-from kit.sandbox import Sandbox
+from kit.sandbox import Sandbox, confine
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
 from kit.workload.observer import Observer
@@ -62,6 +62,8 @@ class RunResult:
     timings: dict[str, float] = field(default_factory=dict)
     run_dir: str | None = None
     used_vs_granted: dict[str, Any] | None = None  # per role, kit/iam/usage.py
+    # {complete, missing [what and how to get it], roles {role: axes}}: kit/sandbox/confine.py
+    confinement: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the JSON report."""
@@ -72,6 +74,7 @@ class RunResult:
             "run_dir": self.run_dir,
             "invariants": {k: r.model_dump(mode="json") for k, r in self.results.items()},
             "used_vs_granted": self.used_vs_granted,
+            "confinement": self.confinement,
         }
 
 
@@ -122,6 +125,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
             with stage("teardown"):
                 stack.close()
         history.save(run_dir / "history.json")
+        result.confinement = _confinement(history)
         with stage("check"):
             result.results, result.error = _judge(scenario, history)
             result.used_vs_granted = _usage(scenario, history)
@@ -172,6 +176,14 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
                              "why, so the run is not judged")
         return results, None
     return run_checks(history, always | scenario.params, registry), None
+
+
+def _confinement(history: History) -> dict[str, Any]:
+    """How the run's processes were confined (each role's axes) and what this machine
+    could not give."""
+    lacking = confine.missing()
+    return {"complete": not lacking, "missing": lacking,
+            "roles": {op.value["role"]: op.value for op in history.of_kind("confinement")}}
 
 
 def _usage(scenario: Scenario, history: History) -> dict[str, Any] | None:
@@ -248,6 +260,7 @@ class _Run:
             self.harness = aws.harness_credentials(self.sandbox.moto.url)
             values |= self._baseline(values)
             tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
+            self.recorder.record("kit", "confinement", **tf.axes())
             try:
                 tf.configure(self.sandbox.moto.url, self.config)
                 tf.init()

@@ -152,14 +152,19 @@ class Terraform:
         self.env |= endpoint_env(endpoint)
 
     def _cli(self, stage: str, *args: str) -> Completed:
-        with self._confinement() as confinement:
+        with self.confinement() as confinement:
             result = run([self.binary, *args], cwd=self.dir, env=self.env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:
             raise classify(stage, result)
         return result
 
-    def _confinement(self) -> Confinement:
+    def axes(self) -> dict[str, Any]:
+        """How its commands are confined, for the run's record."""
+        with self.confinement() as confinement:
+            return confinement.axes()
+
+    def confinement(self) -> Confinement:
         """What one command may see and reach (its own cgroup, removed after it)."""
         view = View().program(self.binary).show(settings.mirror_dir(),
                                                 settings.cli_config_file())

@@ -8,10 +8,14 @@ Format `kit.report/2`:
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
      invariants {id: {id, verdict, summary, evidence, params}},
      used_vs_granted {role: {processes, used, denied, needed_policy, granted,
-                             granted_unused}} | null}]
+                             granted_unused}} | null,
+     confinement {complete, missing [what is missing and how to get it],
+                  roles {workload|deploy: axes}} | null}]
 
 `used_vs_granted` (kit/iam/usage.py) is computed by the run from its history: null when the
-run stopped before the workload.
+run stopped before the workload. `confinement` says how the solution's processes were
+confined on each axis (kit/sandbox/confine.py): a run with `complete` false ran on a machine
+that could not confine them fully (`kit eval --require-confinement` refuses to grade there).
 
 The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the

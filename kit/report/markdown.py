@@ -44,7 +44,15 @@ def render(document: dict[str, Any]) -> str:
     if details:
         lines += ["", "### What failed", "", *details]
     lines += _usage_section(runs)
+    lines += _confinement_section(runs)
     return "\n".join(lines) + "\n"
+
+
+def _confinement_section(runs: list[dict[str, Any]]) -> list[str]:
+    """What this machine could not confine (nothing when every axis was confined)."""
+    lacking = sorted({line for run in runs for line in
+                      (run.get("confinement") or {}).get("missing", [])})
+    return ["", "### Not confined", "", *(f"- {line}" for line in lacking)] if lacking else []
 
 
 def _usage_section(runs: list[dict[str, Any]]) -> list[str]:

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from kit import cli
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -31,3 +35,18 @@ def test_empty_solution_directory_is_refused(tmp_path: Path,
 def test_list_names_the_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list"]) == cli.EXIT_OK
     assert "order-pipeline" in capsys.readouterr().out
+
+
+def test_require_confinement_refuses_to_grade_what_it_cannot_confine(tmp_path: Path) -> None:
+    # A real missing piece: no worker runtime where the kit looks for it.
+    done = subprocess.run(
+        [sys.executable, "-m", "kit.cli", "eval", "order-pipeline", "--require-confinement",
+         "--out", str(tmp_path / "runs")],
+        env={**os.environ, "KIT_WORKER_RUNTIME": str(tmp_path / "absent")},
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    err = " ".join(done.stderr.split())
+    assert done.returncode == cli.EXIT_USAGE, err
+    assert "nothing was graded" in err
+    assert f"the worker runtime is not installed in {tmp_path / 'absent'}: run `kit setup`" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "runs").exists()
