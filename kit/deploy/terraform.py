@@ -13,6 +13,7 @@ module outside the copy) fails as the solution's own error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit import settings
+from kit import interrupt, settings
 from kit.deploy import toolchain
 from kit.deploy.command import Completed, run
 from kit.deploy.hcl import Configuration, parse
@@ -152,7 +153,9 @@ class Terraform:
         self.env |= endpoint_env(endpoint)
 
     def _cli(self, stage: str, *args: str) -> Completed:
-        with self.confinement() as confinement:
+        with contextlib.ExitStack() as stack:
+            with interrupt.deferred():  # its cgroup is removed even on a Ctrl-C
+                confinement = stack.enter_context(self.confinement())
             result = run([self.binary, *args], cwd=self.dir, env=self.env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:

@@ -168,12 +168,20 @@ class Confinement:
     def confined(self) -> bool:
         return support().mode is not None
 
+    @property
+    def _own_user(self) -> bool:
+        """Whether its processes run as a user of their own."""
+        return self.identity is not None and support().mode == "root"
+
     def axes(self) -> dict[str, Any]:
         """Every axis of confinement this role got, for the run's record."""
         on = self.confined
         net = self.network
-        user = (f"own uid {self.identity.uid}" if on and self.identity and support().mode ==
-                "root" else "kit's uid in a user namespace" if on else "kit's uid")
+        user = (f"own uid {self.identity.uid}" if self._own_user and self.identity
+                else "kit's uid in a user namespace" if on else "kit's uid")
+        rlimits = self.limits.describe()
+        if not self._own_user:
+            rlimits["processes"] = None  # RLIMIT_NPROC would count the kit's user's
         return {
             "role": self.role, "sandbox": support().mode or "none", "user": user,
             "mount": "namespace" if on else "host",
@@ -183,9 +191,8 @@ class Confinement:
             else "host",
             "capabilities": "none" if on or isinstance(net, WorkerNetwork) else "kit's",
             "no_new_privs": on or isinstance(net, WorkerNetwork),
-            "rlimits": self.limits.describe(),
-            "cgroup": "v1 memory,pids" + (",cpu" if self.group and "cpu" in self.group.dirs
-                                           else "") if self.group else "none",
+            "rlimits": rlimits,
+            "cgroup": f"v1 {','.join(sorted(self.group.dirs))}" if self.group else "none",
         }
 
     def spawn(self, argv: Sequence[str], *, env: Mapping[str, str],
@@ -253,12 +260,13 @@ class Confinement:
         fds = self.group.attach_fds() if self.group else []
         network = self.network if isinstance(self.network, WorkerNetwork) else None
         wanted = self.limits
+        own_user = root and self._own_user
 
         def preexec() -> None:
             die_with_parent()
             for fd in fds:
                 os.write(fd, b"0")
-            limits_.apply(wanted)
+            limits_.apply(wanted, own_user)
             if network is not None:
                 # In a sandbox bwrap needs the kit's capabilities; the init drops them.
                 network.join() if root else network.enter()

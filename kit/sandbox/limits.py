@@ -59,9 +59,12 @@ DEPLOY = Limits(address_space=None, processes=4096, open_files=8192, file_size=1
                 memory=4 * GiB, cpus=None, tmp_size=256 * MiB)
 
 
-def apply(limits: Limits) -> None:
-    """In a child before exec: lower this process's limits (never raises them)."""
+def apply(limits: Limits, own_user: bool) -> None:
+    """In a child before exec: lower this process's limits (never raises them). Without a
+    user of its own, RLIMIT_NPROC would count the kit's user's processes: it is left."""
     for kind, wanted in limits.rlimits():
+        if kind == resource.RLIMIT_NPROC and not own_user:
+            continue
         soft, hard = resource.getrlimit(kind)
         value = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(kind, (value, value))

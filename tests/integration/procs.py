@@ -81,3 +81,13 @@ def listening_ports(pids: list[int]) -> set[int]:
     wanted = set(pids)
     return {conn.laddr.port for conn in psutil.net_connections(kind="tcp")
             if conn.status == psutil.CONN_LISTEN and conn.pid in wanted}
+
+
+def kit_cgroups() -> set[str]:
+    """cgroups this process made (kit/sandbox/cgroup.py names them kit-<pid>-<n>)."""
+    found: set[str] = set()
+    for line in Path("/proc/self/mounts").read_text().splitlines():
+        _, where, kind, *_ = line.split()
+        if kind == "cgroup":
+            found |= {str(p) for p in Path(where).rglob(f"kit-{os.getpid()}-*")}
+    return found

@@ -1,6 +1,6 @@
 """Fifty consecutive runs, every fault, one in five interrupted (Ctrl-C) at a different
 stage: after each run nothing of it is left (process, listening port, Toxiproxy proxy, temp
-dir), and after each sandbox nothing at all."""
+dir, cgroup), and after each sandbox nothing at all."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from kit import scenario
 from kit.run import run_once
 from kit.sandbox import Sandbox
-from tests.integration.procs import listening_ports, living_under, tree
+from tests.integration.procs import kit_cgroups, listening_ports, living_under, tree
 
 RUNS, PER_SANDBOX, INTERRUPT_EVERY = 50, 10, 5
 STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
@@ -72,6 +72,7 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
                 services = [pid for s in (sandbox.moto, sandbox.toxiproxy, sandbox.postgres)
                             for pid in tree(s.process.pid)]
                 service_ports = listening_ports(services)  # Toxiproxy's: its API only
+                groups = kit_cgroups()
                 for n in range(first, first + PER_SANDBOX):
                     fault = faults[n % len(faults)]
                     interrupted = n % INTERRUPT_EVERY == INTERRUPT_EVERY - 1
@@ -88,13 +89,17 @@ def test_fifty_runs_leave_no_process_port_or_temp_dir(
                     assert outcome != "error", f"{label}: {result.error}"
                     outcomes[outcome] = outcomes.get(outcome, 0) + 1
                     # Only the sandbox's own services and directory outlive a run.
-                    stray = [p for p in living_under(temp) if str(sandbox.workdir) not in p]
+                    stray = [p for p in living_under(temp) if str(sandbox.workdir) not in p
+                             or str(sandbox.runs_dir) in p]
                     assert not stray, f"{label}: {stray}"
                     assert set(os.listdir(temp)) == kept, label
+                    assert os.listdir(sandbox.runs_dir) == [], label
+                    assert kit_cgroups() == groups, label  # only the provider's is left
                     assert listening_ports([os.getpid()]) == own_ports, label
                     assert listening_ports(services) == service_ports, label  # no proxy left
             assert not living_under(temp), living_under(temp)
             assert os.listdir(temp) == []
+            assert not kit_cgroups()
     finally:
         logger.removeHandler(ctrl_c)
         logger.setLevel(level)
