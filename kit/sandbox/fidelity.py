@@ -42,6 +42,11 @@ def released_messages_wait_their_turn() -> None:
     first, so a few released poison messages would be received forever and starve every
     valid message behind them, something AWS does not do. Here a released message moves to
     the back of the queue.
+
+    Not for FIFO queues: there AWS keeps the order within a message group, so a released
+    message is the next of its group again ("Amazon SQS FIFO queues": "messages within a
+    message group are received in the order they were sent"; a returned message is
+    delivered again before later messages of its group).
     """
     from moto.sqs.models import SQSBackend
 
@@ -52,9 +57,9 @@ def released_messages_wait_their_turn() -> None:
     def change_message_visibility(self: Any, queue_name: str, receipt_handle: str,
                                   visibility_timeout: int) -> None:
         original(self, queue_name, receipt_handle, visibility_timeout)
-        if int(visibility_timeout) != 0:
-            return
         queue = self.get_queue(queue_name)
+        if int(visibility_timeout) != 0 or queue.fifo_queue:
+            return
         with queue._messages_lock:
             for message in list(queue._messages):
                 if message.had_receipt_handle(receipt_handle):
