@@ -324,7 +324,10 @@ class _Run:
         producer_spec, effects = scenario.workload.producer, scenario.workload.effects
         home = self.work / "worker-home"
         home.mkdir()
-        env = worker_env(scenario, bound, str(home))
+        spec = scenario.faults[self.fault]
+        kind = FAULTS.get(spec.kind)
+        env = worker_env(scenario, bound, str(home)) | (kind.worker_env(self.work)
+                                                        if kind else {})
         workers = scenario.workers
 
         def session_for(name: str) -> dict[str, str]:
@@ -346,12 +349,11 @@ class _Run:
             producer_spec.interval_seconds, recorder)
         observer = Observer(bound.databases[effects.database], effects.table,
                             scenario.messages.key, recorder)
-        spec = scenario.faults[self.fault]
-        params = FAULTS[spec.kind].Params.model_validate(spec.params) \
-            if spec.kind in FAULTS else None
+        params = kind.Params.model_validate(spec.params) if kind else None
         nemesis = Nemesis(FaultContext(spec, params, recorder, supervisor, bound.gateway,
                                        stopping, bound.proxies, bound.roles,
-                                       single_send_keys(plan, module.describe)))
+                                       single_send_keys(plan, module.describe), self.seed,
+                                       self.work))
         admin_sqs = aws.client("sqs", self.sandbox.moto.url)
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:

@@ -61,6 +61,13 @@ class Row:
                     for run in self.runs}) > 1
 
 
+def uncovered(scenario: Scenario, variants: list[Variant]) -> list[str]:
+    """The scenario's invariants that no variant is meant to fail (only unit cases show
+    that they can fail)."""
+    killed = {i for v in variants for i in v.must_fail}
+    return [i for i in scenario.invariants if i not in killed]
+
+
 def plan_rows(scenario: Scenario, variants: list[Variant], golden: bool = True) -> list[Row]:
     """The golden under each fault, each correct alternative under its faults, then each
     defect under its own fault."""
@@ -80,6 +87,10 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     `root` holds the variants (default: the scenario's variants/; tests/adversarial
     reuses the same machinery)."""
     variants = {v.name: v for v in load_all(scenario, root)}
+    if root is None and not any(not v.must_pass for v in variants.values()):
+        raise InputError(f"{scenario.variants_dir}: no one-defect variant: a kill matrix "
+                         "without one proves nothing; add <defect>/variant.yaml and "
+                         "change.patch (see kit/variants.py)")
     unknown = sorted((only or set()) - {"golden", *variants})
     if unknown:
         raise InputError(f"unknown row {unknown[0]!r} for {scenario.name}; known: "

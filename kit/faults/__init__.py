@@ -13,6 +13,7 @@ from kit.faults.base import (
     FaultNotInjected,
     wait_for,
 )
+from kit.faults.clock import ClockSkew
 from kit.faults.iam import IamDeny
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
@@ -24,6 +25,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "network_outage": NetworkOutage,
     "network_latency": NetworkLatency,
     "iam_deny": IamDeny,
+    "clock_skew": ClockSkew,
 }
 KINDS = ("none", *FAULTS)
 
