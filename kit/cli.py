@@ -129,10 +129,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     console.print(f"reproduce: kit validate {sc.name}{roots} --repeat {args.repeat} "
                   f"--seed {args.seed}"
-                  + "".join(f" --only {name}" for name in args.only or []))
+                  + "".join(f" --only {name}" for name in args.only or [])
+                  + (" --sample" if args.sample else ""))
     with console.status(f"validating {sc.name}") as status:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
-                        only=set(args.only) if args.only else None,
+                        only=set(args.only) if args.only else None, sample=args.sample,
                         progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
@@ -183,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--seed", type=int, default=1)
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")
+    va.add_argument("--sample", action="store_true",
+                    help="the quick tier: golden, each alternative once, and a sample of "
+                    "defects that covers every invariant the defects name")
     va.add_argument("--out", default="runs")
     return parser
 

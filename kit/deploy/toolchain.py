@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -165,9 +166,14 @@ def write_cli_config() -> Path:
             f"  direct {{\n    exclude = [{hosts}]\n  }}\n"
             "}\n"
         )
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(body)
-    tmp.replace(path)
+    if path.exists() and path.read_text() == body:
+        return path
+    # A temp file of its own: parallel runs (validate --jobs) write this at the same time.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".terraform-rc-")
+    with os.fdopen(fd, "w") as out:
+        out.write(body)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
     return path
 
 

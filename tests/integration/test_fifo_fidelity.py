@@ -107,3 +107,14 @@ def test_poison_moves_to_the_fifo_dlq_and_its_group_goes_on(sqs) -> None:  # noq
                                       VisibilityTimeout=0)
     assert [m["Body"] for m in _receive(sqs, url)] == ["a1"]
     assert [m["Body"] for m in _receive(sqs, dlq)] == ["poison"]
+
+
+def test_a_duplicate_of_a_deleted_message_is_still_not_delivered(sqs) -> None:  # noqa: ANN001
+    url = _fifo(sqs, "dedup-after-delete")
+    sqs.send_message(QueueUrl=url, MessageBody="x", MessageGroupId="A",
+                     MessageDeduplicationId="posting-9")
+    got = _receive(sqs, url)[0]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=got["ReceiptHandle"])
+    sqs.send_message(QueueUrl=url, MessageBody="x", MessageGroupId="A",
+                     MessageDeduplicationId="posting-9")
+    assert _receive(sqs, url) == []

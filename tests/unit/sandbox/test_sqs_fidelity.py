@@ -1,5 +1,7 @@
-"""FIFO queues keep each message group's order when a message is released (unit level:
-moto in-process with the kit's fidelity fixes applied, as the sandbox's server has them).
+"""SQS fidelity fixes at unit level: moto in-process with the kit's fixes applied, as the
+sandbox's server has them.
+
+FIFO queues keep each message group's order when a message is released.
 
 AWS, "Amazon SQS FIFO queues" (SQS Developer Guide): messages within a message group are
 received in the order they were sent; while a message of a group is in flight, no later
@@ -10,8 +12,13 @@ its group.
 
 from __future__ import annotations
 
+import threading
+import time
+from unittest.mock import patch
+
 import boto3
 from moto import mock_aws
+from moto.sqs import models
 
 from kit.sandbox import fidelity
 
@@ -51,3 +58,29 @@ def test_a_released_standard_message_still_waits_its_turn() -> None:
     sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=got["ReceiptHandle"],
                                   VisibilityTimeout=0)
     assert _bodies(sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)) == ["second"]
+
+
+@mock_aws
+def test_two_concurrent_receives_never_take_the_same_message() -> None:
+    # AWS, "Amazon SQS visibility timeout": a received message is hidden from every other
+    # consumer. moto checks and marks without a lock; the slowed mark below opens the
+    # window a preempted thread would, so both receives would take the message.
+    fidelity.apply_all()
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="contended")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="only one")
+    original = models.Message.mark_received
+
+    def slow_mark(self, visibility_timeout=None):  # noqa: ANN001, ANN202
+        time.sleep(0.2)
+        return original(self, visibility_timeout=visibility_timeout)
+
+    got: list[str] = []
+    with patch.object(models.Message, "mark_received", slow_mark):
+        threads = [threading.Thread(target=lambda: got.extend(
+            _bodies(sqs.receive_message(QueueUrl=url)))) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+    assert got == ["only one"]
