@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kit.faults.base import FaultKind, wait_for
 
+
 class LostDeletesParams(BaseModel):
     """How many deletes are acknowledged without being performed."""
 
