@@ -1,4 +1,4 @@
-"""Fifty consecutive runs, every fault, one in five interrupted (Ctrl-C) at a different
+"""Twenty consecutive runs, every fault, every other one interrupted (Ctrl-C) at a different
 stage: after each run nothing of it is left (process, listening port, Toxiproxy proxy, temp
 dir), and after each sandbox nothing at all."""
 
@@ -17,7 +17,8 @@ from kit.sandbox import Sandbox
 from tests.integration.procs import listening_ports, living_under, tree
 from tests.integration.small import small_order_pipeline
 
-RUNS, PER_SANDBOX, INTERRUPT_EVERY = 50, 10, 5
+# Ten interrupted runs: one at each stage of a run.
+RUNS, PER_SANDBOX, INTERRUPT_EVERY = 20, 10, 2
 STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
           "observe", "teardown", "check"]
 
@@ -39,7 +40,7 @@ class _CtrlC(logging.Handler):
 
 
 @pytest.mark.timeout(1500)
-def test_fifty_runs_leave_no_process_port_or_temp_dir(
+def test_twenty_runs_leave_no_process_port_or_temp_dir(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sc = small_order_pipeline()
     temp = Path(tempfile.mkdtemp(prefix="leaks-"))
