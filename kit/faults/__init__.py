@@ -6,13 +6,13 @@ import threading
 from typing import Any
 
 from kit.faults.base import (
-    TRIGGER_TIMEOUT,
     FaultBroken,
     FaultContext,
     FaultKind,
     FaultNotInjected,
     wait_for,
 )
+from kit.faults.clock import ClockSkew
 from kit.faults.iam import IamDeny
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
@@ -24,6 +24,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "network_outage": NetworkOutage,
     "network_latency": NetworkLatency,
     "iam_deny": IamDeny,
+    "clock_skew": ClockSkew,
 }
 KINDS = ("none", *FAULTS)
 
@@ -48,7 +49,8 @@ class Nemesis(threading.Thread):
             if spec.kind == "none":
                 return
             wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= spec.trigger.after_recorded,
-                     TRIGGER_TIMEOUT, f"{spec.trigger.after_recorded} messages recorded")
+                     spec.trigger.timeout_seconds,
+                     f"{spec.trigger.after_recorded} messages recorded")
             if ctx.stopping.is_set():
                 return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind](ctx)
