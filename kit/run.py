@@ -398,7 +398,8 @@ class _Run:
                     thread.start()
                 producer.join(timeout=len(plan) * (producer_spec.interval_seconds + 5))
                 nemesis.done.wait(timeout=300)
-            if not supervisor.crash_looped:  # nothing can recover: no worker ever ran
+            # Nothing can recover: no worker ever ran, or the kit could not run them.
+            if not supervisor.crash_looped and supervisor.error is None:
                 with self.stage("recover"):
                     recorder.record("kit", "phase", name="recover")
                     _await_quiescence(admin_sqs, queue_url, valid, observer,

@@ -53,7 +53,7 @@ from kit.sandbox.identity import Identity
 from kit.sandbox.limits import Limits
 from kit.sandbox.netns import WorkerNetwork
 from kit.sandbox.process import die_with_parent
-from kit.sandbox.view import View, etc_files
+from kit.sandbox.view import View, data_fd, etc_files
 from kit.workload import runtime
 
 INIT_SOURCE = (Path(__file__).parent / "init.py").read_text()
@@ -210,11 +210,15 @@ class Confinement:
         data: list[int] = []
         preexec, group_fds = self._preexec(root=True)
         try:
+            # The command's environment goes in the spec, not to bwrap and the init: it
+            # holds credentials (not for `ps` to show) and may preload a library.
+            spec = data_fd(json.dumps(self._spec(argv, cwd, {**env, **self.env}, status_w,
+                                                 found.mode)))
+            data.append(spec)
             args = [found.bwrap, *self._bwrap_args(found, data), "--info-fd", str(info_w),
-                    "--", found.python, "-I", "-S", "-c", INIT_SOURCE,
-                    json.dumps(self._spec(argv, cwd, status_w, found.mode))]
+                    "--", found.python, "-I", "-S", "-c", INIT_SOURCE, str(spec)]
             popen = subprocess.Popen(
-                args, env={**env, **self.env}, stdin=subprocess.DEVNULL, stdout=stdout,
+                args, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL, stdout=stdout,
                 stderr=stderr, text=text, start_new_session=True, cwd="/",
                 pass_fds=(status_w, info_w, *data), preexec_fn=preexec)
         except BaseException:
@@ -244,14 +248,15 @@ class Confinement:
             args.append("--unshare-net")
         return args + view.args(data)
 
-    def _spec(self, argv: Sequence[str], cwd: str, status_fd: int, mode: str | None
-              ) -> dict[str, Any]:
+    def _spec(self, argv: Sequence[str], cwd: str, env: Mapping[str, str], status_fd: int,
+              mode: str | None) -> dict[str, Any]:
+        """What the sandbox's init does (kit/sandbox/init.py)."""
         switch = self.identity if mode == "root" else None
         own = ["/tmp", *self.view.tmpfs, *([self.workspace[1]] if self.workspace else [])]
         return {"status_fd": status_fd, "uid": switch.uid if switch else None,
                 "gid": switch.gid if switch else None, "own": own if switch else [],
                 "copy": ["/run/kit/solution", self.workspace[1]] if self.workspace else None,
-                "cwd": cwd, "argv": list(argv)}
+                "cwd": cwd, "argv": list(argv), "env": dict(env)}
 
     def _preexec(self, root: bool) -> tuple[Callable[[], None], list[int]]:
         """What the child does before exec: join the group, take the limits, join the

@@ -8,8 +8,9 @@ receives only signals it handles (and SIGKILL from the kit), and it is not dumpa
 confined command cannot kill, trace or impersonate it. When it exits, the kernel kills
 every process left in the sandbox.
 
-argv[1] is a JSON spec: status_fd, uid, gid (the user to become, or null to stay),
-copy ([source, workspace] or null), own (paths to hand to the user), cwd and argv. Lines
+argv[1] is a descriptor to read a JSON spec from: status_fd, uid, gid (the user to become,
+or null to stay), copy ([source, workspace] or null), own (paths to hand to the user), cwd,
+argv and env (the command's environment; this process runs with PATH only). Lines
 written on status_fd: "ready" just before the command starts (or "failed <why>" when the
 workspace could not be prepared), then "exit <code>" or "signal <number>".
 """
@@ -41,11 +42,11 @@ def prepare(spec: dict) -> None:
         device = os.lstat(top).st_dev
         os.chown(top, spec["uid"], spec["gid"], follow_symlinks=False)
         for root, dirs, files in os.walk(top):
-            # Never into what is mounted beneath (a host directory the sandbox shows).
+            # Never what is mounted beneath (a host file or directory the sandbox shows).
             dirs[:] = [d for d in dirs if os.lstat(os.path.join(root, d)).st_dev == device]
-            for name in dirs + files:
-                os.chown(os.path.join(root, name), spec["uid"], spec["gid"],
-                         follow_symlinks=False)
+            for path in (os.path.join(root, name) for name in dirs + files):
+                if os.lstat(path).st_dev == device:
+                    os.chown(path, spec["uid"], spec["gid"], follow_symlinks=False)
 
 
 def become(spec: dict) -> None:
@@ -66,7 +67,7 @@ def become(spec: dict) -> None:
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     try:
         os.chdir(spec["cwd"])
-        os.execvp(spec["argv"][0], spec["argv"])
+        os.execvpe(spec["argv"][0], spec["argv"], spec["env"])
     except OSError as exc:
         print(f"sandbox: cannot run {spec['argv'][0]}: {exc}", file=sys.stderr, flush=True)
     os._exit(127)
@@ -81,7 +82,9 @@ def describe(status: int) -> tuple[str, int]:
 
 
 def main() -> None:
-    spec = json.loads(sys.argv[1])
+    source = int(sys.argv[1])
+    with os.fdopen(source, "rb") as handle:
+        spec = json.loads(handle.read())
     out = spec["status_fd"]
     child = 0
     pending = []

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_HOPS = 40
+PIPE_CAPACITY = 65536  # Linux's default: written before the reader starts, it must fit
 
 
 def resolve(path: str) -> tuple[list[tuple[str, str]], str]:
@@ -104,9 +105,7 @@ class View:
             if not _under(where, bound):
                 mounts[where] = ["--symlink", target, where]
         for inside, content in self.files.items():
-            read, write = os.pipe()
-            os.write(write, content.encode())  # small: fits in the pipe's buffer
-            os.close(write)
+            read = data_fd(content)
             data_fds.append(read)
             mounts[inside] = ["--perms", "0644", "--ro-bind-data", str(read), inside]
         # bwrap (as root) makes missing parents 0700: make them searchable first.
@@ -118,6 +117,17 @@ class View:
         for where in sorted(mounts, key=lambda path: Path(path).parts):
             args += mounts[where]
         return args
+
+
+def data_fd(content: str) -> int:
+    """A pipe already holding `content` (and closed for writing): its read end."""
+    data = content.encode()
+    if len(data) > PIPE_CAPACITY:
+        raise ValueError(f"{len(data)} bytes do not fit a pipe ({PIPE_CAPACITY})")
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return read
 
 
 def etc_files(uid: int, gid: int, home: str) -> dict[str, str]:

@@ -102,6 +102,7 @@ class Supervisor(threading.Thread):
                         self._start(slot)
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
+            self.run_stopping.set()  # nothing more to wait for: the run ends as an error
         finally:
             # From this thread: workers die with the thread that started them
             # (PR_SET_PDEATHSIG), so it must outlive their grace period.
