@@ -46,9 +46,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _confinement_notes() -> None:
     """Say which axes of confinement this machine cannot give (runs are marked)."""
-    from kit.sandbox import confine
+    from kit.sandbox.support import missing
 
-    lacking = confine.missing()
+    lacking = missing()
     if not lacking:
         console.print("confinement: every axis available (user, mount, pid, network, "
                       "capabilities, no_new_privs, rlimits, cgroup)")
@@ -140,9 +140,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _require_confinement(args: argparse.Namespace) -> None:
     """Refuse to grade (exit 2) when asked for full confinement this machine cannot give;
     otherwise warn that the runs will be marked."""
-    from kit.sandbox import confine
+    from kit.sandbox.support import missing
 
-    lacking = confine.missing()
+    lacking = missing()
     if lacking and args.require_confinement:
         raise InputError("--require-confinement: this machine cannot confine the solution's "
                          "processes on every axis, so nothing was graded. Missing:\n  - "

@@ -32,7 +32,7 @@ from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
 from kit.iam.usage import used_vs_granted
-from kit.sandbox import Sandbox, confine
+from kit.sandbox import Sandbox, support
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
 from kit.workload.observer import Observer
@@ -181,7 +181,7 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
 def _confinement(history: History) -> dict[str, Any]:
     """How the run's processes were confined (each role's axes) and what this machine
     could not give."""
-    lacking = confine.missing()
+    lacking = support.missing()
     return {"complete": not lacking, "missing": lacking,
             "roles": {op.value["role"]: op.value for op in history.of_kind("confinement")}}
 

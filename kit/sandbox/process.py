@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from kit.errors import SandboxError
 
 if TYPE_CHECKING:
-    from kit.sandbox.confine import Confined, Confinement
+    from kit.sandbox.confine import Confinement
+    from kit.sandbox.confined import Confined
 
 _PR_SET_PDEATHSIG = 1
 

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kit.errors import SandboxError
-from kit.sandbox.confine import Confined, Confinement
+from kit.sandbox.confine import Confinement
+from kit.sandbox.confined import Confined
 from kit.sandbox.process import log_tail, signal_group
 from kit.workload import runtime
 from kit.workload.recorder import Recorder

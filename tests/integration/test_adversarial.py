@@ -20,8 +20,8 @@ import pytest
 
 from kit import scenario, settings
 from kit.history import History
-from kit.sandbox import confine
 from kit.sandbox.limits import WORKLOAD
+from kit.sandbox.support import missing
 from kit.validate import Row, validate
 from kit.workload import runtime
 from tests.conftest import ROOT
@@ -100,7 +100,7 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
                                        r"permitted", line) for line in struck), struck
     assert not changes(before, fingerprint(*_protected(other_run)))
 
-    lacking = confine.missing()
+    lacking = missing()
     if lacking:
         pytest.skip(f"hostile fixtures not run: this machine does not confine fully: {lacking}")
     hostile = _run(tmp_path / "hostile", set(HOSTILE))
