@@ -102,22 +102,6 @@ class Group:
         return [os.open(d / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
                 for d in self.dirs.values()]
 
-    def tasks(self) -> list[int]:
-        """Processes in the group."""
-        memory = self.dirs.get("memory")
-        if memory is None:
-            return []
-        with contextlib.suppress(OSError):
-            return [int(p) for p in (memory / "cgroup.procs").read_text().split()]
-        return []
-
-    def oom_kills(self) -> int:
-        """How many processes the group's memory limit killed so far."""
-        with contextlib.suppress(OSError, KeyError, ValueError):
-            text = (self.dirs["memory"] / "memory.oom_control").read_text()
-            return int(dict(line.split() for line in text.splitlines())["oom_kill"])
-        return 0
-
     def close(self) -> None:
         """Kill whatever is still inside, then remove the group."""
         _remove(list(self.dirs.values()))

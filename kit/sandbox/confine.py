@@ -52,7 +52,7 @@ from kit.sandbox.support import NAMESPACES, Support, mode_args, support, with_ru
 from kit.sandbox.view import View, data_fd, etc_files
 
 INIT_SOURCE = (Path(__file__).parent / "init.py").read_text()
-Network = WorkerNetwork | str | None  # a namespace to join, "none" (empty), "host" / None
+Network = WorkerNetwork | str  # a namespace to join, "none" (an empty one) or "host"
 
 
 @dataclass
