@@ -2,8 +2,7 @@
 probe in the golden worker reports what it finds, and each claim is checked against it.
 
 Checked for every queue scenario: each variable of the prompt's environment table is set
-and nothing else is (beyond what any process has: PATH, HOME, LANG, TMPDIR and the
-interpreter's own); AWS_REGION and AWS_DEFAULT_REGION are both the region, as AWS compute
+and nothing else is but the few the prompt names (PATH, HOME, ...); AWS_REGION and AWS_DEFAULT_REGION are both the region, as AWS compute
 services set them, and boto3 with no configuration but the environment reaches the AWS
 API as the worker role; DATABASE_URL is a PostgreSQL database; WORK_SECONDS is the
 scenario's; the worker runs as `python -m worker` in its solution directory with Python
@@ -36,17 +35,19 @@ _facts = {
 }
 print("PROBE " + _json.dumps(_facts), file=_sys.stderr, flush=True)
 '''
-# What any process has besides the contract's variables.
-ANY_PROCESS = {"PATH", "HOME", "LANG", "TMPDIR", "PYTHONUNBUFFERED", "PWD", "SHLVL", "_"}
 QUEUE_SCENARIOS = [n for n in scenario.known() if scenario.load(n).root == scenario.ROOT
                    and (scenario.load(n).directory / "workload.py").exists()
                    and "workers" in scenario.load(n).model_fields_set]
 
 
-def _promised(prompt: str) -> set[str]:
-    """The variables named in the first column of the prompt's environment table."""
+def _promised(prompt: str) -> tuple[set[str], set[str]]:
+    """The variables named in the first column of the prompt's environment table, and the
+    ones its "nothing else besides ..." sentence allows too."""
     rows = [line for line in prompt.splitlines() if line.startswith("| `")]
-    return {name for row in rows for name in re.findall(r"`([A-Z_]+)`", row.split("|")[1])}
+    table = {name for row in rows for name in re.findall(r"`([A-Z_]+)`", row.split("|")[1])}
+    besides = re.search(r"nothing else besides (.*?):", prompt.replace("\n", " "))
+    assert besides, "the prompt must say which other variables a worker has"
+    return table, set(re.findall(r"`([A-Z_]+)`", besides.group(1)))
 
 
 @pytest.mark.parametrize("name", QUEUE_SCENARIOS)
@@ -65,9 +66,9 @@ def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str)
     log = (tmp_path / "run" / "worker-0.log").read_text()
     facts = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE "))[6:])
 
-    promised = _promised((sc.directory / "prompt.md").read_text())
+    promised, besides = _promised((sc.directory / "prompt.md").read_text())
     assert promised <= set(facts["env"]), promised - set(facts["env"])
-    assert set(facts["env"]) - promised <= ANY_PROCESS, set(facts["env"]) - promised
+    assert set(facts["env"]) - promised <= besides, set(facts["env"]) - promised
     values = facts["values"]
     assert values["AWS_REGION"] == values["AWS_DEFAULT_REGION"] == aws.REGION
     role = scenario_role_name(sc)
