@@ -1,9 +1,4 @@
-"""Fidelity fixes for moto: each restores one documented AWS behaviour moto lacks.
-
-A solution must never fail, or pass, because of an emulator gap. Every fix here is applied
-in the moto server process before it serves, and is proven by a test in
-tests/integration/test_fidelity.py that states the AWS behaviour it restores.
-"""
+"""SQS: attributes and delivery order as AWS has them."""
 
 from __future__ import annotations
 
@@ -64,12 +59,3 @@ def released_messages_wait_their_turn() -> None:
 
     change_message_visibility._kit_fix = True  # type: ignore[attr-defined]
     SQSBackend.change_message_visibility = change_message_visibility  # type: ignore[method-assign]
-
-
-FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn)
-
-
-def apply_all() -> None:
-    """Apply every fidelity fix; idempotent."""
-    for fix in FIXES:
-        fix()

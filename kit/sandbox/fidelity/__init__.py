@@ -1,0 +1,29 @@
+"""Fidelity fixes for moto: each restores one documented AWS behaviour moto lacks.
+
+A solution must never fail, or pass, because of an emulator gap. Every fix here is applied
+in the moto server process before it serves (kit/sandbox/moto_main.py), one module per
+service, and is proven by a test in tests/integration/test_fidelity.py that cites the AWS
+documentation of the behaviour it restores. Gaps that are not fixed are listed, with how
+a failed deploy names them, in kit/deploy/divergences.py.
+"""
+
+from __future__ import annotations
+
+from kit.sandbox.fidelity import errors, iam, kms, rds, s3, sqs
+
+FIXES = (
+    errors.unimplemented_actions_fail_fast,
+    iam.aws_managed_policies_exist,
+    kms.replicate_key_takes_its_parameters,
+    rds.touching_windows_are_accepted,
+    rds.every_instance_has_its_own_resource_id,
+    s3.bucket_tags_given_at_creation_are_kept,
+    sqs.restore_redrive_allow_policy,
+    sqs.released_messages_wait_their_turn,
+)
+
+
+def apply_all() -> None:
+    """Apply every fidelity fix; idempotent."""
+    for fix in FIXES:
+        fix()

@@ -1,0 +1,111 @@
+"""RDS: instance settings as AWS accepts and reports them."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from typing import Any
+
+OVERLAP = "The backup window and maintenance window must not overlap."
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WEEK = 7 * 1440
+_TIME = re.compile(r"^(\d{2}):(\d{2})$")
+_ALPHABET = string.ascii_uppercase + string.digits
+
+
+def _minutes(hh_mm: str) -> int:
+    found = _TIME.match(hh_mm)
+    if found is None:
+        raise ValueError(hh_mm)
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+def windows_overlap(maintenance: str, backup: str) -> bool:
+    """Whether a weekly maintenance window (ddd:hh24:mi-ddd:hh24:mi) and a daily backup
+    window (hh24:mi-hh24:mi) share any time; windows that only touch share none."""
+    start_day, start, end_day, end = _split_maintenance(maintenance)
+    m0 = DAYS.index(start_day) * 1440 + start
+    m1 = DAYS.index(end_day) * 1440 + end
+    if m1 <= m0:
+        m1 += WEEK
+    b0, b1 = (_minutes(t) for t in backup.split("-"))
+    if b1 <= b0:
+        b1 += 1440
+    for day in range(-1, 15):  # every daily backup window the (wrapped) week can meet
+        lo, hi = day * 1440 + b0, day * 1440 + b1
+        if max(lo, m0) < min(hi, m1):
+            return True
+    return False
+
+
+def _split_maintenance(window: str) -> tuple[str, int, str, int]:
+    start, end = window.lower().split("-")
+    start_day, start_time = start.split(":", 1)
+    end_day, end_time = end.split(":", 1)
+    return start_day, _minutes(start_time), end_day, _minutes(end_time)
+
+
+def touching_windows_are_accepted() -> None:
+    """A backup window that ends when the maintenance window starts (or the reverse) is
+    accepted.
+
+    AWS (CreateDBInstance API reference): the backup window "must not conflict with the
+    preferred maintenance window"; windows that only touch share no time. AWS accepts
+    terraform-aws-modules/rds's defaults, `03:00-06:00` with `Mon:00:00-Mon:03:00`; moto
+    5.2 counts an overlap of zero seconds as an overlap and refuses them.
+    """
+    from moto.rds import models
+
+    original = models.valid_preferred_maintenance_window
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def valid_preferred_maintenance_window(maintenance: Any, backup: Any) -> str | None:
+        message = original(maintenance, backup)
+        if message == OVERLAP:
+            try:
+                overlapping = windows_overlap(maintenance, backup)
+            except ValueError:
+                return message  # malformed: moto's own message stands
+            if not overlapping:
+                return original(maintenance, None)  # the maintenance window's own rules
+        return message
+
+    valid_preferred_maintenance_window._kit_fix = True  # type: ignore[attr-defined]
+    models.valid_preferred_maintenance_window = valid_preferred_maintenance_window
+
+
+def every_instance_has_its_own_resource_id() -> None:
+    """Each DB instance, a read replica too, gets a DbiResourceId of its own.
+
+    AWS (DBInstance data type, API reference): DbiResourceId is "the AWS Region-unique,
+    immutable identifier for the DB instance". moto 5.2 gives every instance the same
+    one, and a read replica is a copy of its primary; provider 6.x finds an instance by
+    it, so in a stack with two instances one reads back as the other (a replica's
+    apply waits for an instance it "couldn't find").
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if getattr(DBInstance.__init__, "_kit_fix", False):
+        return
+    original_init = DBInstance.__init__
+    original_replica = RDSBackend.create_db_instance_read_replica
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        self.dbi_resource_id = _resource_id()
+
+    def create_db_instance_read_replica(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        replica = original_replica(self, db_kwargs)
+        replica.dbi_resource_id = _resource_id()
+        return replica
+
+    __init__._kit_fix = True  # type: ignore[attr-defined]
+    DBInstance.__init__ = __init__  # type: ignore[method-assign]
+    RDSBackend.create_db_instance_read_replica = create_db_instance_read_replica  # type: ignore[method-assign]
+
+
+def _resource_id() -> str:
+    """A new DbiResourceId, shaped as AWS's: db- and 26 upper-case letters and digits."""
+    return "db-" + "".join(secrets.choice(_ALPHABET) for _ in range(26))
