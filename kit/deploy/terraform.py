@@ -17,15 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from kit import settings
-from kit.deploy import toolchain
+from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed, run
-from kit.deploy.override import endpoint_env, write_provider_config
+from kit.deploy.override import REGION, endpoint_env, provider_blocks, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
                                  ".git", "__pycache__")
 TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0, "output": 60.0,
-            "destroy": 600.0}
+            "plan": 300.0, "destroy": 600.0}
+_STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
+_DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
+_PLANNED = re.compile(r"^\s*# (\S+) (?:will be|must be) (\S+(?: \S+)?)", re.M)
 KIT_PROVIDERS = ("aws", "random")
 _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
@@ -47,11 +50,13 @@ class DeployFailure(SolutionError):
 
 @dataclass
 class EnvironmentFailure(KitError):
-    """Terraform failed because of the kit's environment (mirror, sandbox, timeout)."""
+    """Terraform failed because of the kit's environment (mirror, sandbox, timeout, an
+    emulator gap: `gaps` names those, see kit/deploy/divergences.py)."""
 
     stage: str
     reason: str
     diagnostics: str = field(default="")
+    gaps: tuple[str, ...] = field(default=())
 
     def __str__(self) -> str:
         return f"terraform {self.stage}: {self.reason}\n{self.diagnostics}".rstrip()
@@ -61,7 +66,8 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
     """Decide whose fault a failed Terraform command is, with a message naming the cause."""
     text = result.stderr + result.stdout
     if result.returncode is None:
-        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s", text)
+        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s"
+                                  + _in_progress(text), text, ("sandbox.timeout",))
     if stage == "init" and _CONSTRAINT.search(text):
         provider = _PROVIDER_IN_ERROR.search(text)
         name = provider.group(1).lower() if provider else "aws"
@@ -75,7 +81,25 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
         return EnvironmentFailure(stage, trimmed, text)
     if re.search(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused", text):
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering", text)
+    found = divergences.gaps(text)
+    if found:
+        return EnvironmentFailure(
+            stage, "emulator gap: " + "; ".join(str(g) for g in found), text,
+            tuple(g.name for g in found))
     return DeployFailure(stage, text.strip())
+
+
+def _in_progress(text: str) -> str:
+    """' while <resources> were still <doing>' from a killed command's progress lines."""
+    pending: dict[str, str] = {}
+    for address, doing in _STILL.findall(text):
+        pending[address] = doing
+    for address in _DONE.findall(text):
+        pending.pop(address, None)
+    if not pending:
+        return ""
+    shown = list(pending.items())[-3:]
+    return " while " + ", ".join(f"{a} was still {d}" for a, d in shown)
 
 
 def _outside_the_build(text: str) -> str | None:
@@ -130,11 +154,19 @@ class Terraform:
             # Attach to the sandbox's running provider instead of starting one per command.
             self.env["TF_REATTACH_PROVIDERS"] = reattach
 
-    def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None) -> None:
-        """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win)."""
-        write_provider_config(self.dir, endpoint, endpoints)
+    def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None, *,
+                  region: str | None = REGION) -> None:
+        """Add the kit's provider override aimed at `endpoint` (per-service `endpoints` win);
+        the default provider is moved to `region` (None: the solution's regions stay)."""
+        write_provider_config(self.dir, endpoint, endpoints, region)
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint)
+        if len(provider_blocks(self.dir)) > 1:
+            # An attached provider is one process for every configuration: each alias's
+            # configure would replace the last one's (region, default tags), so aliases in
+            # other regions would land in one. Terraform starts one process per
+            # configuration instead (slower to start, kept apart).
+            self.env.pop("TF_REATTACH_PROVIDERS", None)
 
     def _cli(self, stage: str, *args: str) -> Completed:
         result = run([self.binary, *args], cwd=self.dir, env=self.env, timeout=TIMEOUTS[stage])
@@ -159,6 +191,16 @@ class Terraform:
         """The root module's outputs, by name, as plain values."""
         raw = json.loads(self._cli("output", "output", "-json", "-no-color").stdout or "{}")
         return {name: entry.get("value") for name, entry in raw.items()}
+
+    def pending_changes(self, variables: Mapping[str, str] | None = None) -> list[str]:
+        """What a fresh plan would still change after an apply ("address: action"); empty
+        when the stack reads back as it was declared."""
+        result = run([self.binary, "plan", "-detailed-exitcode", "-input=false", "-no-color",
+                      *self._var_args(variables)], cwd=self.dir, env=self.env,
+                     timeout=TIMEOUTS["plan"])
+        if result.returncode not in (0, 2):  # 2: the plan has changes
+            raise classify("plan", result)
+        return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
     def destroy(self, variables: Mapping[str, str] | None = None) -> None:
         """Delete the stack."""
