@@ -310,3 +310,88 @@ def test_with_region_none_every_provider_keeps_its_region(sandbox: Sandbox,
         "eu-west-1": {"regions-default", "regions-same"},
         "us-west-2": {"regions-dr"}}
     tf.destroy()
+
+
+# --- EC2 -------------------------------------------------------------------------------
+
+def _dual_stack_subnet(ec2) -> tuple[str, str]:  # noqa: ANN001
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16", AmazonProvidedIpv6CidrBlock=True)["Vpc"]
+    vpc = ec2.describe_vpcs(VpcIds=[vpc["VpcId"]])["Vpcs"][0]
+    block = vpc["Ipv6CidrBlockAssociationSet"][0]["Ipv6CidrBlock"].replace("::/56", "::/64")
+    subnet = ec2.create_subnet(VpcId=vpc["VpcId"], CidrBlock="10.9.1.0/24",
+                               Ipv6CidrBlock=block)["Subnet"]
+    return subnet["SubnetId"], vpc["VpcId"]
+
+
+def test_subnets_filter_by_their_ipv6_association(sandbox: Sandbox) -> None:
+    """AWS EC2 API reference, DescribeSubnets: filters
+    ipv6-cidr-block-association.association-id, .ipv6-cidr-block and .state."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    subnet_id, _ = _dual_stack_subnet(ec2)
+    association = ec2.describe_subnets(SubnetIds=[subnet_id])["Subnets"][0][
+        "Ipv6CidrBlockAssociationSet"][0]
+    for name, value in (("association-id", association["AssociationId"]),
+                        ("ipv6-cidr-block", association["Ipv6CidrBlock"]),
+                        ("state", "associated")):
+        found = ec2.describe_subnets(Filters=[{
+            "Name": f"ipv6-cidr-block-association.{name}", "Values": [value]}])["Subnets"]
+        assert [s["SubnetId"] for s in found] == [subnet_id], name
+    assert ec2.describe_subnets(Filters=[{
+        "Name": "ipv6-cidr-block-association.association-id",
+        "Values": ["subnet-cidr-assoc-none"]}])["Subnets"] == []
+
+
+def test_dns64_and_hostname_options_are_stored(sandbox: Sandbox) -> None:
+    """AWS EC2 API reference, ModifySubnetAttribute: EnableDns64,
+    EnableResourceNameDnsAAAARecordOnLaunch, PrivateDnsHostnameTypeOnLaunch; Subnet:
+    EnableDns64 reads back (false until set)."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    subnet_id, _ = _dual_stack_subnet(ec2)
+    assert ec2.describe_subnets(SubnetIds=[subnet_id])["Subnets"][0]["EnableDns64"] is False
+    ec2.modify_subnet_attribute(SubnetId=subnet_id, EnableDns64={"Value": True})
+    ec2.modify_subnet_attribute(SubnetId=subnet_id,
+                                EnableResourceNameDnsAAAARecordOnLaunch={"Value": True})
+    ec2.modify_subnet_attribute(SubnetId=subnet_id, PrivateDnsHostnameTypeOnLaunch="resource-name")
+    subnet = ec2.describe_subnets(SubnetIds=[subnet_id])["Subnets"][0]
+    assert subnet["EnableDns64"] is True
+    assert subnet["PrivateDnsNameOptionsOnLaunch"]["EnableResourceNameDnsAAAARecord"] is True
+    assert subnet["PrivateDnsNameOptionsOnLaunch"]["HostnameType"] == "resource-name"
+
+
+def test_an_ipv6_only_subnet_has_no_available_ipv4_addresses(sandbox: Sandbox) -> None:
+    """AWS EC2 API reference, Subnet: AvailableIpAddressCount is "the number of unused
+    private IPv4 addresses in the subnet" (an Integer)."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    _, vpc_id = _dual_stack_subnet(ec2)
+    block = ec2.describe_vpcs(VpcIds=[vpc_id])["Vpcs"][0]["Ipv6CidrBlockAssociationSet"][0][
+        "Ipv6CidrBlock"].replace("00::/56", "01::/64")
+    subnet = ec2.create_subnet(VpcId=vpc_id, Ipv6CidrBlock=block, Ipv6Native=True)["Subnet"]
+    assert subnet["AvailableIpAddressCount"] == 0
+
+
+# --- ElastiCache, SNS ---------------------------------------------------------------------
+
+def test_a_cache_subnet_group_can_be_deleted(sandbox: Sandbox) -> None:
+    """AWS ElastiCache API reference, DeleteCacheSubnetGroup: deletes the group;
+    CacheSubnetGroupNotFoundFault when there is none."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    subnet_id, _ = _dual_stack_subnet(ec2)
+    cache = aws.client("elasticache", sandbox.moto.url)
+    cache.create_cache_subnet_group(CacheSubnetGroupName="cache", SubnetIds=[subnet_id],
+                                    CacheSubnetGroupDescription="kit")
+    cache.delete_cache_subnet_group(CacheSubnetGroupName="cache")
+    assert cache.describe_cache_subnet_groups()["CacheSubnetGroups"] == []
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        cache.delete_cache_subnet_group(CacheSubnetGroupName="cache")
+    assert caught.value.response["Error"]["Code"] == "CacheSubnetGroupNotFoundFault"
+
+
+def test_a_topic_keeps_its_data_protection_policy(sandbox: Sandbox) -> None:
+    """AWS SNS API reference, PutDataProtectionPolicy / GetDataProtectionPolicy: the
+    topic's policy document, returned as set."""
+    sns = aws.client("sns", sandbox.moto.url)
+    arn = sns.create_topic(Name="protected")["TopicArn"]
+    assert sns.get_data_protection_policy(ResourceArn=arn)["DataProtectionPolicy"] == ""
+    policy = json.dumps({"Name": "p", "Version": "2021-06-01", "Statement": []})
+    sns.put_data_protection_policy(ResourceArn=arn, DataProtectionPolicy=policy)
+    assert sns.get_data_protection_policy(ResourceArn=arn)["DataProtectionPolicy"] == policy

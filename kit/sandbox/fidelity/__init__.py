@@ -9,15 +9,20 @@ a failed deploy names them, in kit/deploy/divergences.py.
 
 from __future__ import annotations
 
-from kit.sandbox.fidelity import errors, iam, kms, rds, s3, sqs
+from kit.sandbox.fidelity import ec2, elasticache, errors, iam, kms, rds, s3, sns, sqs
 
 FIXES = (
     errors.unimplemented_actions_fail_fast,
+    ec2.subnets_filter_by_ipv6_association,
+    ec2.ipv6_only_subnets_count_no_ipv4_addresses,
+    ec2.subnet_attributes_are_stored,
+    elasticache.cache_subnet_groups_can_be_deleted,
     iam.aws_managed_policies_exist,
     kms.replicate_key_takes_its_parameters,
     rds.touching_windows_are_accepted,
     rds.every_instance_has_its_own_resource_id,
     s3.bucket_tags_given_at_creation_are_kept,
+    sns.data_protection_policies_are_stored,
     sqs.restore_redrive_allow_policy,
     sqs.released_messages_wait_their_turn,
 )
