@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,10 @@ class Violation:
         return f"{self.where}: {self.construct}: {self.why}"
 
 
-def _documents(solution: Path) -> Iterator[tuple[Path, str, dict[str, Any]]]:
-    for path in sorted(solution.rglob("*")):
+def documents(solution: Path, recursive: bool = True
+              ) -> Iterator[tuple[Path, str, dict[str, Any]]]:
+    """(path, text, parsed) of every Terraform file under `solution` (or directly in it)."""
+    for path in sorted(solution.rglob("*") if recursive else solution.glob("*")):
         if not path.is_file() or ".terraform" in path.parts:
             continue
         if path.name.endswith(".tf"):
@@ -64,7 +66,7 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _items(value: Any) -> Iterator[tuple[str, Any]]:
+def items(value: Any) -> Iterator[tuple[str, Any]]:
     """(label, body) pairs of a block map, whichever shape the parser gave it."""
     for entry in _list(value):
         if isinstance(entry, dict):
@@ -83,9 +85,15 @@ def _line(text: str, *words: str) -> int:
 def check(solution: Path, allowed_providers: tuple[str, ...], modules_root: Path
           ) -> list[Violation]:
     """Every forbidden construct in the solution (empty when it may be applied)."""
+    return violations(documents(solution), solution, allowed_providers, modules_root)
+
+
+def violations(docs: Iterable[tuple[Path, str, dict[str, Any]]], solution: Path,
+               allowed_providers: tuple[str, ...], modules_root: Path) -> list[Violation]:
+    """Every forbidden construct in parsed files (`documents`) of the solution."""
     allowed_names = {source.split("/")[-1] for source in allowed_providers}
     found: list[Violation] = []
-    for path, text, doc in _documents(solution):
+    for path, text, doc in docs:
         rel = str(path.relative_to(solution))
 
         def add(construct: str, why: str, *words: str, rel: str = rel, text: str = text
@@ -93,14 +101,14 @@ def check(solution: Path, allowed_providers: tuple[str, ...], modules_root: Path
             found.append(Violation(f"{rel}:{_line(text, *words)}", construct, why))
 
         for block in _list(doc.get("terraform")):
-            for name, _ in _items(block.get("backend", [])):
+            for name, _ in items(block.get("backend", [])):
                 if name != "local":
                     add(f'backend "{name}"', "only the local backend is allowed",
                         "backend", name)
             if "cloud" in block:
                 add("cloud", "only the local backend is allowed", "cloud")
             for entry in _list(block.get("required_providers")):
-                for name, spec in _items(entry):
+                for name, spec in items(entry):
                     source = spec.get("source", f"hashicorp/{name}") if isinstance(spec, dict) \
                         else f"hashicorp/{name}"
                     source = source.removeprefix("registry.terraform.io/").removeprefix(
@@ -108,26 +116,26 @@ def check(solution: Path, allowed_providers: tuple[str, ...], modules_root: Path
                     if source not in allowed_providers:
                         add(f"provider {source}", "allowed providers: "
                             + ", ".join(allowed_providers), name)
-        for name, _ in _items(doc.get("provider", [])):
+        for name, _ in items(doc.get("provider", [])):
             if name not in allowed_names:
                 add(f'provider "{name}"', "allowed providers: " + ", ".join(allowed_providers),
                     "provider", name)
-        for rtype, instances in _items(doc.get("resource", [])):
+        for rtype, instances in items(doc.get("resource", [])):
             if not rtype.startswith(tuple(f"{n}_" for n in allowed_names)) \
                     and rtype not in BUILTIN_TYPES:
                 add(f'resource "{rtype}"', "its provider is not allowed", "resource", rtype)
-            for rname, body in _items(instances):
+            for rname, body in items(instances):
                 for entry in _list(body.get("provisioner") if isinstance(body, dict) else None):
-                    for kind, _ in _items(entry):
+                    for kind, _ in items(entry):
                         add(f'resource "{rtype}" "{rname}": provisioner "{kind}"',
                             "provisioners run commands on the host", "provisioner", kind)
-        for dtype, _ in _items(doc.get("data", [])):
+        for dtype, _ in items(doc.get("data", [])):
             if dtype in FORBIDDEN_DATA:
                 add(f'data "{dtype}"', FORBIDDEN_DATA[dtype], "data", dtype)
             elif not dtype.startswith(tuple(f"{n}_" for n in allowed_names)) \
                     and dtype not in BUILTIN_TYPES:
                 add(f'data "{dtype}"', "its provider is not allowed", "data", dtype)
-        for mname, body in _items(doc.get("module", [])):
+        for mname, body in items(doc.get("module", [])):
             source = body.get("source", "") if isinstance(body, dict) else ""
             if not _local_module(path.parent, source, solution, modules_root):
                 add(f'module "{mname}" source "{source}"',
