@@ -1,0 +1,186 @@
+"""`make fidelity`: how much real-world Terraform the kit's deploy stage applies to moto.
+
+Every example of fidelity/corpus/ (vendored terraform-aws-modules examples, see its
+README) that is in scope (bench/fidelity_scope.py) goes through the deploy stage as a run
+does: one sandbox with its provider process, moto reset before each example, the kit's
+provider override, then init, apply, `terraform output`, a plan that must show no changes,
+and destroy. A failure is classified as a run would classify it (kit/deploy/terraform.py).
+
+Writes bench/fidelity.json, the generated `fidelity` blocks of docs/benchmarks.md and
+README.md, and prints the table. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs the
+examples whose name contains one of the words (the documents are then left alone);
+`FIDELITY_LOGS=DIR` keeps each failed example's Terraform output there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.fidelity_scope import Scope  # noqa: E402
+from bench.run import write_block  # noqa: E402
+from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
+from kit.errors import KitError, SolutionError  # noqa: E402
+from kit.sandbox import Sandbox  # noqa: E402
+
+CORPUS = ROOT / "fidelity" / "corpus"
+RESULTS = ROOT / "bench" / "fidelity.json"
+README = ROOT / "README.md"
+
+
+@dataclass
+class Outcome:
+    """What happened to one example."""
+
+    name: str
+    status: str  # passed | failed | out of scope
+    stage: str = ""  # where it failed
+    blame: str = ""  # error (the kit's: an emulator gap) | fail (the example's)
+    cause: str = ""
+    pending_changes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def examples() -> list[Path]:
+    """Every vendored example, sorted by name."""
+    return sorted(p.parent for p in CORPUS.glob("*/examples/*/SOURCE"))
+
+
+def name_of(example: Path) -> str:
+    """'sqs/complete' for fidelity/corpus/terraform-aws-sqs/examples/complete."""
+    return f"{example.parent.parent.name.removeprefix('terraform-aws-')}/{example.name}"
+
+
+def first_error(text: str) -> str:
+    """The first `Error:` line of Terraform's diagnostics and the line after its summary."""
+    lines = [line.strip(" │╷╵") for line in text.splitlines()]
+    for i, line in enumerate(lines):
+        if line.startswith("Error:"):
+            detail = next((x for x in lines[i + 1:] if x and not x.startswith("with ")), "")
+            return f"{line} {detail}".strip()[:300]
+    return (lines[0] if lines else "")[:300]
+
+
+def deploy(example: Path, sandbox: Sandbox) -> Outcome:
+    """Apply, read back and destroy one example in a reset sandbox."""
+    outcome = Outcome(name_of(example), "passed")
+    # Terraform copies the example to <workdir>/solution: placed at the depth of the
+    # example, its relative module sources (../../) reach the same vendored directories.
+    # The name is short: a provider's plugin socket lives under it, and a Unix socket path
+    # must fit in 108 bytes (a longer one and the plugin dies before its handshake).
+    workdir = example.parent.parent / ".run"
+    workdir.mkdir()
+    sandbox.moto.reset()
+    started = time.perf_counter()
+    stage = "configure"
+    try:
+        tf = Terraform(example, workdir, reattach=sandbox.provider.reattach)
+        tf.configure(sandbox.moto.url, region=None)
+        for stage, action in (("init", tf.init), ("apply", tf.apply),
+                              ("output", tf.outputs), ("plan", tf.pending_changes),
+                              ("destroy", tf.destroy)):
+            begun = time.perf_counter()
+            result = action()
+            outcome.timings[stage] = round(time.perf_counter() - begun, 2)
+            if stage == "plan":
+                outcome.pending_changes = list(result)
+    except (KitError, SolutionError) as failure:
+        outcome.status, outcome.stage = "failed", stage
+        outcome.blame = failure.outcome
+        if os.environ.get("FIDELITY_LOGS"):
+            logs = Path(os.environ["FIDELITY_LOGS"])
+            logs.mkdir(parents=True, exist_ok=True)
+            (logs / f"{outcome.name.replace('/', '_')}.txt").write_text(str(failure))
+        if isinstance(failure, EnvironmentFailure):
+            outcome.cause = failure.reason
+        elif isinstance(failure, DeployFailure):
+            outcome.cause = first_error(failure.diagnostics)
+        else:
+            outcome.cause = str(failure)[:300]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    outcome.seconds = round(time.perf_counter() - started, 1)
+    return outcome
+
+
+def run(only: list[str]) -> list[Outcome]:
+    """Every example, in scope or not, with its outcome."""
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="kit-fid-") as tmp:
+        corpus = Path(tmp) / "c"
+        shutil.copytree(CORPUS, corpus)
+        scope = Scope(corpus)
+        chosen = [e for e in examples()
+                  if not only or any(word in name_of(e) for word in only)]
+        with Sandbox(postgres=False, provider=True) as sandbox:
+            for original in chosen:
+                example = corpus / original.relative_to(CORPUS)
+                reason = scope.reason_out_of_scope(example)
+                if reason:
+                    outcomes.append(Outcome(name_of(example), "out of scope", cause=reason))
+                    continue
+                outcomes.append(deploy(example, sandbox))
+                print(_row(outcomes[-1]), flush=True)
+    return outcomes
+
+
+def _row(o: Outcome) -> str:
+    cause = f"{o.blame} at {o.stage}: {o.cause}" if o.status == "failed" else o.cause
+    if o.pending_changes:
+        cause = (cause + "; " if cause else "") + "plan after apply: " + \
+            ", ".join(o.pending_changes[:3]) + (" …" if len(o.pending_changes) > 3 else "")
+    cause = cause.replace("|", "\\|").replace("\n", " ")
+    seconds = f"{o.seconds:.1f}" if o.status != "out of scope" else "–"
+    return f"| {o.name} | {o.status} | {cause} | {seconds} |"
+
+
+def score(outcomes: list[Outcome]) -> tuple[int, int]:
+    """(applied and destroyed, in scope)."""
+    in_scope = [o for o in outcomes if o.status != "out of scope"]
+    return sum(o.status == "passed" for o in in_scope), len(in_scope)
+
+
+def markdown(outcomes: list[Outcome], wall: float) -> str:
+    """The generated table of docs/benchmarks.md."""
+    passed, in_scope = score(outcomes)
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `make fidelity` ({wall:.0f} s wall "
+             f"time, {os.cpu_count()} cores). **Score: {passed}/{in_scope}** in-scope examples "
+             f"applied and destroyed; {len(outcomes) - in_scope} out of scope.", "",
+             "| example | result | cause | seconds |", "| --- | --- | --- | --- |"]
+    lines += [_row(o) for o in outcomes]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Run the corpus; write the results and the generated blocks."""
+    only = [w for w in os.environ.get("FIDELITY_ONLY", "").split(",") if w]
+    started = time.perf_counter()
+    outcomes = run(only)
+    wall = time.perf_counter() - started
+    text = markdown(outcomes, wall)
+    print(text)
+    if only:
+        return
+    RESULTS.write_text(json.dumps({"when": time.strftime("%Y-%m-%d"), "wall_seconds":
+                                   round(wall, 1), "score": score(outcomes),
+                                   "examples": [asdict(o) for o in outcomes]}, indent=2) + "\n")
+    write_block("fidelity", text)
+    passed, in_scope = score(outcomes)
+    write_block("fidelity", f"Fidelity score: **{passed}/{in_scope}** in-scope examples of "
+                "real-world Terraform applied and destroyed (`make fidelity`; table in "
+                "[docs/benchmarks.md](docs/benchmarks.md#fidelity)).\n", README)
+    print(f"written: {RESULTS}, docs/benchmarks.md, README.md")
+
+
+if __name__ == "__main__":
+    main()
