@@ -102,6 +102,29 @@ def _in_progress(text: str) -> str:
     return " while " + ", ".join(f"{a} was still {d}" for a, d in shown)
 
 
+def _link_into_provider_cwd(solution: Path, reattach: str) -> None:
+    """Make the solution's files visible from the attached provider's working directory.
+
+    A provider opens a relative path (aws_s3_object's `source`, aws_lambda_function's
+    `filename`) against its own working directory; one that terraform starts inherits the
+    solution's, but the sandbox's long-lived provider has its own (kit/sandbox/provider.py).
+    Its top-level entries are replaced by links to this solution's (one deploy at a time
+    per sandbox)."""
+    try:
+        pid = next(iter(json.loads(reattach).values()))["Pid"]
+        cwd = Path(f"/proc/{pid}/cwd").resolve(strict=True)
+    except (ValueError, KeyError, StopIteration, OSError):
+        return  # not a provider the kit started: nothing to link
+    if cwd.name != "provider-cwd":
+        return  # never write into a directory the kit did not make for this
+    for stale in cwd.iterdir():
+        if stale.is_symlink():
+            stale.unlink()
+    for entry in solution.iterdir():
+        if not (cwd / entry.name).exists():
+            (cwd / entry.name).symlink_to(entry)
+
+
 def _outside_the_build(text: str) -> str | None:
     """Why a type Terraform calls unsupported is the kit's gap: it exists in the AWS
     provider but the kit's build leaves its service out (kit/deploy/provider_trim.py)."""
@@ -153,6 +176,7 @@ class Terraform:
         if reattach:
             # Attach to the sandbox's running provider instead of starting one per command.
             self.env["TF_REATTACH_PROVIDERS"] = reattach
+            _link_into_provider_cwd(self.dir, reattach)
 
     def configure(self, endpoint: str, endpoints: Mapping[str, str] | None = None, *,
                   region: str | None = REGION) -> None:

@@ -37,8 +37,13 @@ class ProviderServer:
         self.log = workdir / "provider-aws.log"
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
                **PROVIDER_ENV, **endpoint_env(endpoint)}
+        # A directory of its own: the provider resolves a solution's relative file paths
+        # (an object's `source`, a function's `filename`) against it, and each deploy
+        # links its solution's files there (kit/deploy/terraform.py).
+        cwd = workdir / "provider-cwd"
+        cwd.mkdir()
         self.process = ManagedProcess("provider-aws", [str(binary), "-debug"], self.log,
-                                      env=env, cwd=workdir)
+                                      env=env, cwd=cwd)
         self.reattach: str | None = None
 
     def wait_ready(self) -> None:

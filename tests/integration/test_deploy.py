@@ -209,6 +209,28 @@ resource "aws_cloudwatch_log_data_protection_policy" "p" {
     tf.destroy()
 
 
+def test_a_relative_file_path_reaches_the_attached_provider(sandbox: Sandbox, moto_url: str,
+                                                             tmp_path: Path) -> None:
+    # The provider opens `source` itself, relative to its own working directory; with the
+    # sandbox's attached provider that was not the solution's (open ...: no such file).
+    solution = _solution(tmp_path, """
+resource "aws_s3_bucket" "b" { bucket = "kit-relative" }
+resource "aws_s3_object" "o" {
+  bucket = aws_s3_bucket.b.id
+  key    = "payload.txt"
+  source = "payload.txt"
+}
+""")
+    (solution / "payload.txt").write_text("from the solution\n")
+    tf = _terraform(solution, tmp_path / "w", sandbox)
+    tf.configure(moto_url)
+    tf.init()
+    tf.apply()
+    body = aws.client("s3", moto_url).get_object(Bucket="kit-relative", Key="payload.txt")
+    assert body["Body"].read() == b"from the solution\n"
+    tf.destroy()
+
+
 CHILD = textwrap.dedent("""
     import sys, tempfile
     from pathlib import Path
