@@ -395,3 +395,86 @@ def test_a_topic_keeps_its_data_protection_policy(sandbox: Sandbox) -> None:
     policy = json.dumps({"Name": "p", "Version": "2021-06-01", "Statement": []})
     sns.put_data_protection_policy(ResourceArn=arn, DataProtectionPolicy=policy)
     assert sns.get_data_protection_policy(ResourceArn=arn)["DataProtectionPolicy"] == policy
+
+
+def test_bucket_configurations_are_kept_by_id(sandbox: Sandbox) -> None:
+    """AWS S3 API reference, Put/Get/Delete/ListBucketAnalyticsConfiguration (and the
+    Metrics and Intelligent-Tiering ones): kept per id, NoSuchConfiguration once deleted.
+    moto answered the PUT with CreateBucket and deleted the bucket on the DELETE."""
+    s3 = _regional(sandbox, "s3", "eu-west-1")
+    s3.create_bucket(Bucket="kit-analytics",
+                     CreateBucketConfiguration={"LocationConstraint": "eu-west-1"})
+    config = {"Id": "docs", "Filter": {"Prefix": "documents/"},
+              "StorageClassAnalysis": {}}
+    s3.put_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs",
+                                          AnalyticsConfiguration=config)
+    got = s3.get_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
+    assert got["AnalyticsConfiguration"]["Filter"] == {"Prefix": "documents/"}
+    listed = s3.list_bucket_analytics_configurations(Bucket="kit-analytics")
+    assert [c["Id"] for c in listed["AnalyticsConfigurationList"]] == ["docs"]
+    s3.put_bucket_metrics_configuration(Bucket="kit-analytics", Id="all",
+                                        MetricsConfiguration={"Id": "all"})
+    assert s3.get_bucket_metrics_configuration(
+        Bucket="kit-analytics", Id="all")["MetricsConfiguration"]["Id"] == "all"
+    s3.delete_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        s3.get_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
+    assert caught.value.response["Error"]["Code"] == "NoSuchConfiguration"
+    assert "kit-analytics" in [b["Name"] for b in s3.list_buckets()["Buckets"]]
+
+
+def test_request_payment_is_stored_and_defaults_to_the_owner(sandbox: Sandbox) -> None:
+    """AWS S3 API reference, PutBucketRequestPayment / GetBucketRequestPayment: Payer is
+    BucketOwner until set to Requester."""
+    s3 = _regional(sandbox, "s3", "eu-west-1")
+    s3.create_bucket(Bucket="kit-payer",
+                     CreateBucketConfiguration={"LocationConstraint": "eu-west-1"})
+    assert s3.get_bucket_request_payment(Bucket="kit-payer")["Payer"] == "BucketOwner"
+    s3.put_bucket_request_payment(Bucket="kit-payer",
+                                  RequestPaymentConfiguration={"Payer": "Requester"})
+    assert s3.get_bucket_request_payment(Bucket="kit-payer")["Payer"] == "Requester"
+
+
+def test_a_bucket_subresource_moto_lacks_is_refused_not_misread(sandbox: Sandbox) -> None:
+    """A DELETE of an unserved subresource must not delete the bucket (moto's fallback)."""
+    s3 = aws.client("s3", sandbox.moto.url)
+    s3.create_bucket(Bucket="kit-metadata")
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        s3.delete_bucket_metadata_table_configuration(Bucket="kit-metadata")
+    assert caught.value.response["Error"]["Code"] == "NotImplemented"
+    assert "kit-metadata" in [b["Name"] for b in s3.list_buckets()["Buckets"]]
+
+
+def test_object_lock_configures_a_bucket_that_holds_objects(sandbox: Sandbox) -> None:
+    """AWS S3 API reference, PutObjectLockConfiguration: Object Lock can be enabled "for
+    new or existing buckets"; the default retention applies to new objects."""
+    s3 = aws.client("s3", sandbox.moto.url)
+    s3.create_bucket(Bucket="kit-locked", ObjectLockEnabledForBucket=True)
+    s3.put_object(Bucket="kit-locked", Key="early", Body=b"x")
+    s3.put_object_lock_configuration(Bucket="kit-locked", ObjectLockConfiguration={
+        "ObjectLockEnabled": "Enabled",
+        "Rule": {"DefaultRetention": {"Mode": "GOVERNANCE", "Days": 1}}})
+    rule = s3.get_object_lock_configuration(Bucket="kit-locked")["ObjectLockConfiguration"]
+    retention = rule["Rule"]["DefaultRetention"]
+    assert (retention["Mode"], retention["Days"]) == ("GOVERNANCE", 1)
+
+
+def test_flow_logs_differing_in_configuration_are_not_duplicates(sandbox: Sandbox) -> None:
+    """AWS EC2 API reference, CreateFlowLogs: FlowLogAlreadyExists is for "an existing
+    flow log with the same configuration and log destination"; DestinationOptions are part
+    of the flow log (FlowLog data type)."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    aws.client("s3", sandbox.moto.url).create_bucket(Bucket="kit-flow-logs")
+    _, vpc_id = _dual_stack_subnet(ec2)
+    common = {"ResourceIds": [vpc_id], "ResourceType": "VPC", "TrafficType": "ALL",
+              "LogDestinationType": "s3", "LogDestination": "arn:aws:s3:::kit-flow-logs"}
+    ec2.create_flow_logs(**common)
+    parquet = {"FileFormat": "parquet", "HiveCompatiblePartitions": False,
+               "PerHourPartition": True}
+    created = ec2.create_flow_logs(**common, DestinationOptions=parquet)["FlowLogIds"]
+    assert len(created) == 1
+    read = ec2.describe_flow_logs(FlowLogIds=created)["FlowLogs"][0]
+    assert read["DestinationOptions"] == parquet
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        ec2.create_flow_logs(**common)
+    assert caught.value.response["Error"]["Code"] == "FlowLogAlreadyExists"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 IPV6_FILTERS = {
@@ -90,3 +91,65 @@ def subnet_attributes_are_stored() -> None:
     modify_subnet_attribute._kit_fix = True  # type: ignore[attr-defined]
     Subnets.modify_subnet_attribute = modify_subnet_attribute  # type: ignore[method-assign]
     Subnet.enable_dns64 = False  # the default of every subnet, until set
+
+
+_CREATING = threading.local()  # the configuration of the flow logs being created
+DEFAULT_LOG_FORMAT = (
+    "${version} ${account-id} ${interface-id} ${srcaddr} ${dstaddr} ${srcport} ${dstport} "
+    "${protocol} ${packets} ${bytes} ${start} ${end} ${action} ${log-status}")
+
+
+def _flow_log_configuration(log: Any) -> tuple[Any, ...]:
+    return (log.traffic_type, log.log_destination_type, log.log_format,
+            int(log.max_aggregation_interval), getattr(log, "destination_options", None))
+
+
+def flow_logs_are_duplicates_only_with_the_same_configuration() -> None:
+    """Two flow logs of one resource to one destination may differ in configuration; a
+    flow log keeps its DestinationOptions.
+
+    AWS (EC2 API reference, CreateFlowLogs): FlowLogAlreadyExists means "there is an
+    existing flow log with the same configuration and log destination"; the
+    configuration includes the traffic type, log format, aggregation interval and the
+    destination options (e.g. Parquet files). moto 5.2 compares only resource and
+    destination, and drops DestinationOptions (terraform-aws-modules/vpc's flow-log
+    example writes one VPC's logs to one bucket as text and as Parquet).
+    """
+    from moto.ec2.models.flow_logs import FlowLogsBackend
+    from moto.ec2.responses.flow_logs import FlowLogs as FlowLogsResponse
+
+    if getattr(FlowLogsResponse.create_flow_logs, "_kit_fix", False):
+        return
+    create = FlowLogsResponse.create_flow_logs
+    describe = FlowLogsBackend.describe_flow_logs
+
+    def create_flow_logs(self: Any) -> Any:
+        options = self._get_param("DestinationOptions") or None
+        backend = self.ec2_backend
+        before = set(backend.flow_logs)
+        interval = self._get_int_param("MaxAggregationInterval")
+        _CREATING.configuration = (
+            self._get_param("TrafficType"),
+            self._get_param("LogDestinationType") or "cloud-watch-logs",
+            self._get_param("LogFormat") or DEFAULT_LOG_FORMAT,
+            600 if interval is None else interval, options)
+        try:
+            result = create(self)
+        finally:
+            _CREATING.configuration = None
+        for flow_log_id in set(backend.flow_logs) - before:
+            backend.flow_logs[flow_log_id].destination_options = options
+        return result
+
+    def describe_flow_logs(self: Any, flow_log_ids: Any = None, filters: Any = None) -> Any:
+        found = describe(self, flow_log_ids, filters)
+        creating = getattr(_CREATING, "configuration", None)
+        # moto's duplicate check lists every flow log while one is created: show it those
+        # with the same configuration only.
+        if creating is None:
+            return found
+        return [log for log in found if _flow_log_configuration(log) == creating]
+
+    create_flow_logs._kit_fix = True  # type: ignore[attr-defined]
+    FlowLogsResponse.create_flow_logs = create_flow_logs  # type: ignore[method-assign]
+    FlowLogsBackend.describe_flow_logs = describe_flow_logs  # type: ignore[method-assign]

@@ -1,8 +1,31 @@
-"""S3: buckets as AWS creates them."""
+"""S3: buckets as AWS creates and configures them."""
 
 from __future__ import annotations
 
 from typing import Any
+
+# Bucket configurations kept by id: query key -> the document's root element.
+BY_ID = {"analytics": "AnalyticsConfiguration", "metrics": "MetricsConfiguration",
+         "intelligent-tiering": "IntelligentTieringConfiguration"}
+# Bucket subresources of the S3 API (query keys), and those moto 5.2 serves per method;
+# a request for any other falls through to CreateBucket, ListObjects or DeleteBucket.
+SUBRESOURCES = {
+    "accelerate", "acl", "analytics", "cors", "encryption", "intelligent-tiering",
+    "inventory", "lifecycle", "location", "logging", "metadataConfiguration",
+    "metadataTable", "metrics", "notification", "object-lock", "ownershipControls",
+    "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
+    "tagging", "versioning", "website"}
+SERVED = {
+    "PUT": {"accelerate", "acl", "cors", "encryption", "inventory", "lifecycle", "logging",
+            "notification", "object-lock", "ownershipControls", "policy",
+            "publicAccessBlock", "replication", "tagging", "versioning", "website"},
+    "GET": {"accelerate", "acl", "cors", "encryption", "inventory", "lifecycle", "location",
+            "logging", "notification", "object-lock", "ownershipControls", "policy",
+            "policyStatus", "publicAccessBlock", "replication", "tagging", "versioning",
+            "website"},
+    "DELETE": {"cors", "encryption", "lifecycle", "ownershipControls", "policy",
+               "publicAccessBlock", "replication", "tagging", "website"},
+}
 
 
 def creation_tags(body: bytes) -> dict[str, str]:
@@ -44,3 +67,121 @@ def bucket_tags_given_at_creation_are_kept() -> None:
 
     _bucket_response_put._kit_fix = True  # type: ignore[attr-defined]
     S3Response._bucket_response_put = _bucket_response_put  # type: ignore[method-assign]
+
+
+def bucket_configurations_are_served() -> None:
+    """Analytics, metrics and Intelligent-Tiering configurations and the request payment
+    setting are stored and returned; any other bucket subresource moto lacks is refused.
+
+    AWS (S3 API reference, PutBucketAnalyticsConfiguration, PutBucketMetricsConfiguration,
+    PutBucketIntelligentTieringConfiguration and their Get/Delete/List; PutBucketRequestPayment,
+    GetBucketRequestPayment: Payer is BucketOwner until set). moto 5.2 serves none of them:
+    a PUT falls through to CreateBucket (outside us-east-1 an
+    IllegalLocationConstraintException, in it a silent success that stores nothing), a GET
+    to ListObjects, and a DELETE to DeleteBucket, which deletes the bucket.
+    """
+    from moto.s3.responses import S3Response
+
+    if getattr(S3Response._bucket_response_get, "_kit_fix", False):
+        return
+    originals = {"GET": S3Response._bucket_response_get,
+                 "PUT": S3Response._bucket_response_put,
+                 "DELETE": S3Response._bucket_response_delete}
+
+    def serve(self: Any, method: str, bucket_name: str, querystring: dict[str, Any]) -> Any:
+        """The kit's answer to a bucket subresource request, or None for moto's own."""
+        asked = SUBRESOURCES & set(querystring)
+        if not asked or asked & SERVED[method]:
+            return None
+        key = sorted(asked)[0]
+        bucket = self.backend.get_bucket(bucket_name)
+        configs = bucket.__dict__.setdefault("kit_configurations", {})
+        if key in BY_ID:
+            return _by_id(configs.setdefault(key, {}), BY_ID[key], method,
+                          querystring.get("id", [None])[0], self.body)
+        if key == "requestPayment":
+            if method == "PUT":
+                configs["requestPayment"] = self.body
+                return 200, {}, ""
+            if method == "GET":
+                return 200, {}, configs.get("requestPayment") or _xml(
+                    "RequestPaymentConfiguration", "<Payer>BucketOwner</Payer>")
+        raise NotImplementedError(f"{method} of the bucket subresource ?{key}")
+
+    def get(self: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
+        answer = serve(self, "GET", bucket_name, querystring)
+        return originals["GET"](self, bucket_name, querystring) if answer is None else answer
+
+    def put(self: Any, request: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
+        answer = serve(self, "PUT", bucket_name, querystring)
+        return originals["PUT"](self, request, bucket_name, querystring) if answer is None \
+            else answer
+
+    def delete(self: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
+        answer = serve(self, "DELETE", bucket_name, querystring)
+        return originals["DELETE"](self, bucket_name, querystring) if answer is None \
+            else answer
+
+    get._kit_fix = True  # type: ignore[attr-defined]
+    S3Response._bucket_response_get = get  # type: ignore[method-assign]
+    S3Response._bucket_response_put = put  # type: ignore[method-assign]
+    S3Response._bucket_response_delete = delete  # type: ignore[method-assign]
+
+
+def _xml(root: str, inner: str) -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<{root} '
+            f'xmlns="http://s3.amazonaws.com/doc/2006-03-01/">{inner}</{root}>')
+
+
+def _by_id(store: dict[str, bytes], root: str, method: str, config_id: str | None,
+           body: bytes) -> Any:
+    """Put, get, delete or list (GET without id) configurations kept by id."""
+    from moto.s3.exceptions import S3ClientError
+
+    if method == "PUT" and config_id:
+        store[config_id] = body
+        return 200, {}, ""
+    if method == "GET" and config_id is None:
+        documents = (d.decode() if isinstance(d, bytes) else d for d in store.values())
+        inner = "".join(d.split("?>", 1)[-1] for d in documents)
+        return 200, {}, _xml(f"List{root}sResult", f"<IsTruncated>false</IsTruncated>{inner}")
+    if config_id not in store:
+        raise S3ClientError("NoSuchConfiguration",
+                            "The specified configuration does not exist.")
+    if method == "GET":
+        return 200, {}, store[config_id]
+    del store[config_id]
+    return 204, {}, ""
+
+
+def object_lock_configures_a_bucket_with_objects() -> None:
+    """PutObjectLockConfiguration applies to a versioned bucket that already holds objects.
+
+    AWS (S3 API reference, PutObjectLockConfiguration): "You can enable Object Lock for new
+    or existing buckets"; the default retention applies to objects placed after it. moto
+    5.2 refuses any bucket that is not empty (InvalidBucket: Bucket needs to be empty), so
+    a stack that writes an object while it configures the lock fails at random.
+    """
+    from moto.s3.exceptions import InvalidBucketState
+    from moto.s3.models import S3Backend
+
+    if getattr(S3Backend.put_object_lock_configuration, "_kit_fix", False):
+        return
+
+    def put_object_lock_configuration(self: Any, bucket_name: str, lock_enabled: bool,
+                                      mode: str | None = None, days: int | None = None,
+                                      years: int | None = None) -> None:
+        # moto's own, less its check that the bucket is empty.
+        bucket = self.get_bucket(bucket_name)
+        if not bucket.is_versioned:
+            raise InvalidBucketState("Versioning must be 'Enabled' on the bucket to apply a "
+                                     "Object Lock configuration")
+        if lock_enabled:
+            bucket.object_lock_enabled = True
+            bucket.versioning_status = "Enabled"
+        bucket.default_lock_mode = mode
+        bucket.default_lock_days = days
+        bucket.default_lock_years = years
+
+    put_object_lock_configuration._kit_fix = True  # type: ignore[attr-defined]
+    S3Backend.put_object_lock_configuration = put_object_lock_configuration  # type: ignore[method-assign]
