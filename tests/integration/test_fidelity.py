@@ -416,6 +416,14 @@ def test_bucket_configurations_are_kept_by_id(sandbox: Sandbox) -> None:
                                         MetricsConfiguration={"Id": "all"})
     assert s3.get_bucket_metrics_configuration(
         Bucket="kit-analytics", Id="all")["MetricsConfiguration"]["Id"] == "all"
+    inventory = {"Id": "weekly", "IsEnabled": True, "IncludedObjectVersions": "Current",
+                 "Schedule": {"Frequency": "Weekly"}, "Destination": {"S3BucketDestination": {
+                     "Bucket": "arn:aws:s3:::kit-analytics", "Format": "CSV"}}}
+    s3.put_bucket_inventory_configuration(Bucket="kit-analytics", Id="weekly",
+                                          InventoryConfiguration=inventory)
+    s3.delete_bucket_inventory_configuration(Bucket="kit-analytics", Id="weekly")
+    assert s3.list_bucket_inventory_configurations(Bucket="kit-analytics").get(
+        "InventoryConfigurationList", []) == []
     s3.delete_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
     with pytest.raises(botocore.exceptions.ClientError) as caught:
         s3.get_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
@@ -478,3 +486,24 @@ def test_flow_logs_differing_in_configuration_are_not_duplicates(sandbox: Sandbo
     with pytest.raises(botocore.exceptions.ClientError) as caught:
         ec2.create_flow_logs(**common)
     assert caught.value.response["Error"]["Code"] == "FlowLogAlreadyExists"
+
+
+def test_a_cross_region_replica_takes_its_regions_default_group_and_deletes(
+        sandbox: Sandbox) -> None:
+    """AWS RDS API reference, CreateDBInstanceReadReplica, DBParameterGroupName: without
+    one a cross-Region read replica gets "the default DBParameterGroup for the specified
+    DB engine"; DeleteDBInstance of the replica leaves the primary without it."""
+    source = _regional(sandbox, "rds", "eu-west-1")
+    source.create_db_parameter_group(DBParameterGroupName="primary-only",
+                                     DBParameterGroupFamily="postgres17", Description="kit")
+    primary = _db(source, "cross-primary", EngineVersion="17.2", BackupRetentionPeriod=1,
+                  DBParameterGroupName="primary-only")
+    replicas = _regional(sandbox, "rds", "eu-central-1")
+    replica = replicas.create_db_instance_read_replica(
+        DBInstanceIdentifier="cross-replica",
+        SourceDBInstanceIdentifier=primary["DBInstanceArn"])["DBInstance"]
+    assert [g["DBParameterGroupName"] for g in replica["DBParameterGroups"]] == [
+        "default.postgres17"]
+    replicas.delete_db_instance(DBInstanceIdentifier="cross-replica", SkipFinalSnapshot=True)
+    left = source.describe_db_instances(DBInstanceIdentifier="cross-primary")["DBInstances"]
+    assert left[0]["ReadReplicaDBInstanceIdentifiers"] == []

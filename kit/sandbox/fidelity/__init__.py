@@ -22,6 +22,7 @@ FIXES = (
     kms.replicate_key_takes_its_parameters,
     rds.touching_windows_are_accepted,
     rds.every_instance_has_its_own_resource_id,
+    rds.cross_region_replicas_are_made_and_deleted,
     s3.bucket_tags_given_at_creation_are_kept,
     s3.bucket_configurations_are_served,
     s3.object_lock_configures_a_bucket_with_objects,

@@ -109,3 +109,37 @@ def every_instance_has_its_own_resource_id() -> None:
 def _resource_id() -> str:
     """A new DbiResourceId, shaped as AWS's: db- and 26 upper-case letters and digits."""
     return "db-" + "".join(secrets.choice(_ALPHABET) for _ in range(26))
+
+
+def cross_region_replicas_are_made_and_deleted() -> None:
+    """A read replica in another Region gets that Region's default parameter group unless
+    it names one, and deleting it detaches it from its primary.
+
+    AWS (RDS API reference, CreateDBInstanceReadReplica, DBParameterGroupName): without
+    one, "Amazon RDS uses the DBParameterGroup of the source DB instance for a same Region
+    read replica, or the default DBParameterGroup for the specified DB engine for a
+    cross-Region read replica". moto 5.2 copies the source's group name, which does not
+    exist in the replica's Region (KeyError on every read of the replica), and deletes a
+    cross-Region replica from its primary's list by identifier where it stored the ARN.
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if getattr(DBInstance.remove_replica, "_kit_fix", False):
+        return
+    original_create = RDSBackend.create_db_instance_read_replica
+
+    def create_db_instance_read_replica(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        primary = self.find_db_from_id(db_kwargs["source_db_instance_identifier"])
+        replica = original_create(self, db_kwargs)
+        if replica.region != primary.region and not db_kwargs.get("db_parameter_group_name"):
+            replica.db_parameter_group_name = None  # the engine's default, in its Region
+        return replica
+
+    def remove_replica(self: Any, replica: Any) -> None:
+        for name in (replica.db_instance_identifier, replica.db_instance_arn):
+            if name in self.replicas:
+                self.replicas.remove(name)
+
+    remove_replica._kit_fix = True  # type: ignore[attr-defined]
+    DBInstance.remove_replica = remove_replica  # type: ignore[method-assign]
+    RDSBackend.create_db_instance_read_replica = create_db_instance_read_replica  # type: ignore[method-assign]

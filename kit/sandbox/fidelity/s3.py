@@ -71,15 +71,18 @@ def bucket_tags_given_at_creation_are_kept() -> None:
 
 def bucket_configurations_are_served() -> None:
     """Analytics, metrics and Intelligent-Tiering configurations and the request payment
-    setting are stored and returned; any other bucket subresource moto lacks is refused.
+    setting are stored and returned, an inventory configuration can be deleted; any other
+    bucket subresource moto lacks is refused.
 
     AWS (S3 API reference, PutBucketAnalyticsConfiguration, PutBucketMetricsConfiguration,
     PutBucketIntelligentTieringConfiguration and their Get/Delete/List; PutBucketRequestPayment,
-    GetBucketRequestPayment: Payer is BucketOwner until set). moto 5.2 serves none of them:
+    GetBucketRequestPayment: Payer is BucketOwner until set; DeleteBucketInventoryConfiguration).
+    moto 5.2 serves none of them:
     a PUT falls through to CreateBucket (outside us-east-1 an
     IllegalLocationConstraintException, in it a silent success that stores nothing), a GET
     to ListObjects, and a DELETE to DeleteBucket, which deletes the bucket.
     """
+    from moto.s3.exceptions import S3ClientError
     from moto.s3.responses import S3Response
 
     if getattr(S3Response._bucket_response_get, "_kit_fix", False):
@@ -99,6 +102,11 @@ def bucket_configurations_are_served() -> None:
         if key in BY_ID:
             return _by_id(configs.setdefault(key, {}), BY_ID[key], method,
                           querystring.get("id", [None])[0], self.body)
+        if key == "inventory" and method == "DELETE":
+            if bucket.inventory_configs.pop(querystring.get("id", [None])[0], None) is None:
+                raise S3ClientError("NoSuchConfiguration",
+                                    "The specified configuration does not exist.")
+            return 204, {}, ""
         if key == "requestPayment":
             if method == "PUT":
                 configs["requestPayment"] = self.body
