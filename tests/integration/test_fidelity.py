@@ -507,3 +507,54 @@ def test_a_cross_region_replica_takes_its_regions_default_group_and_deletes(
     replicas.delete_db_instance(DBInstanceIdentifier="cross-replica", SkipFinalSnapshot=True)
     left = source.describe_db_instances(DBInstanceIdentifier="cross-primary")["DBInstances"]
     assert left[0]["ReadReplicaDBInstanceIdentifiers"] == []
+
+
+def test_automated_backups_replicate_to_another_region(sandbox: Sandbox) -> None:
+    """AWS RDS API reference, StartDBInstanceAutomatedBackupsReplication: called in the
+    destination Region; the source lists the replication in
+    DBInstanceAutomatedBackupsReplications until StopDBInstanceAutomatedBackupsReplication."""
+    source = _regional(sandbox, "rds", "eu-west-1")
+    primary = _db(source, "backed-up", BackupRetentionPeriod=7)
+    destination = _regional(sandbox, "rds", "eu-central-1")
+    backup = destination.start_db_instance_automated_backups_replication(
+        SourceDBInstanceArn=primary["DBInstanceArn"], BackupRetentionPeriod=3)[
+        "DBInstanceAutomatedBackup"]
+    assert (backup["Status"], backup["BackupRetentionPeriod"]) == ("replicating", 3)
+    arn = backup["DBInstanceAutomatedBackupsArn"]
+    assert arn.startswith("arn:aws:rds:eu-central-1:")
+    found = destination.describe_db_instance_automated_backups(
+        DBInstanceAutomatedBackupsArn=arn)["DBInstanceAutomatedBackups"]
+    assert [b["DBInstanceArn"] for b in found] == [primary["DBInstanceArn"]]
+    listed = source.describe_db_instances(DBInstanceIdentifier="backed-up")["DBInstances"][0]
+    assert listed["DBInstanceAutomatedBackupsReplications"] == [
+        {"DBInstanceAutomatedBackupsArn": arn}]
+    destination.stop_db_instance_automated_backups_replication(
+        SourceDBInstanceArn=primary["DBInstanceArn"])
+    listed = source.describe_db_instances(DBInstanceIdentifier="backed-up")["DBInstances"][0]
+    assert listed.get("DBInstanceAutomatedBackupsReplications", []) == []
+
+
+def test_lifecycle_size_filters_and_minimum_size_read_back(sandbox: Sandbox) -> None:
+    """AWS S3 API reference, PutBucketLifecycleConfiguration: filters by
+    ObjectSizeGreaterThan/ObjectSizeLessThan (alone or under And), and the
+    x-amz-transition-default-minimum-object-size the configuration was put with."""
+    s3 = aws.client("s3", sandbox.moto.url)
+    s3.create_bucket(Bucket="kit-lifecycle")
+    rules = [
+        {"ID": "sized", "Status": "Enabled",
+         "Filter": {"And": {"Prefix": "logs/", "ObjectSizeGreaterThan": 200000,
+                            "ObjectSizeLessThan": 500000,
+                            "Tags": [{"Key": "team", "Value": "kit"}]}},
+         "Expiration": {"Days": 30}},
+        {"ID": "large", "Status": "Enabled", "Filter": {"ObjectSizeGreaterThan": 1000},
+         "Expiration": {"Days": 10}},
+    ]
+    s3.put_bucket_lifecycle_configuration(
+        Bucket="kit-lifecycle", LifecycleConfiguration={"Rules": rules},
+        TransitionDefaultMinimumObjectSize="varies_by_storage_class")
+    got = s3.get_bucket_lifecycle_configuration(Bucket="kit-lifecycle")
+    assert got["TransitionDefaultMinimumObjectSize"] == "varies_by_storage_class"
+    by_id = {rule["ID"]: rule["Filter"] for rule in got["Rules"]}
+    assert by_id["sized"]["And"]["ObjectSizeGreaterThan"] == 200000
+    assert by_id["sized"]["And"]["ObjectSizeLessThan"] == 500000
+    assert by_id["large"] == {"ObjectSizeGreaterThan": 1000}

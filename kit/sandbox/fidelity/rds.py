@@ -143,3 +143,88 @@ def cross_region_replicas_are_made_and_deleted() -> None:
     remove_replica._kit_fix = True  # type: ignore[attr-defined]
     DBInstance.remove_replica = remove_replica  # type: ignore[method-assign]
     RDSBackend.create_db_instance_read_replica = create_db_instance_read_replica  # type: ignore[method-assign]
+
+
+class ReplicatedBackup:
+    """Automated backups of a DB instance replicated to another Region (read by moto's
+    serializer, attribute by attribute, as a DBInstanceAutomatedBackup)."""
+
+    def __init__(self, source: Any, region: str, retention: int | None,
+                 kms_key_id: str | None) -> None:
+        self.db_instance_arn = source.db_instance_arn
+        self.dbi_resource_id = source.dbi_resource_id
+        self.db_instance_identifier = source.db_instance_identifier
+        self.engine = source.engine
+        self.engine_version = source.engine_version
+        self.allocated_storage = source.allocated_storage
+        self.region = source.region  # the source's, as AWS reports it
+        self.status = "replicating"
+        self.backup_retention_period = retention or source.backup_retention_period
+        self.kms_key_id = kms_key_id
+        self.encrypted = bool(kms_key_id)
+        self.db_instance_automated_backups_arn = (
+            f"arn:aws:rds:{region}:{source.account_id}:auto-backup:ab-"
+            + "".join(secrets.choice(string.ascii_lowercase + string.digits)
+                      for _ in range(26)))
+
+
+def automated_backups_replicate_to_another_region() -> None:
+    """StartDBInstanceAutomatedBackupsReplication / Stop... replicate a DB instance's
+    automated backups to the Region the request is sent to.
+
+    AWS (RDS API reference, StartDBInstanceAutomatedBackupsReplication): called in the
+    destination Region with SourceDBInstanceArn; it returns a DBInstanceAutomatedBackup
+    (Status "replicating") whose DBInstanceAutomatedBackupsArn the source instance lists
+    in DBInstanceAutomatedBackupsReplications; StopDBInstanceAutomatedBackupsReplication
+    ends it. moto 5.2 implements neither (terraform-aws-modules/rds replicates backups to
+    a second Region in its complete examples).
+    """
+    from moto.core.responses import ActionResult
+    from moto.rds.exceptions import DBInstanceNotFoundError
+    from moto.rds.responses import RDSResponse
+
+    if hasattr(RDSResponse, "start_db_instance_automated_backups_replication"):
+        return
+    describe = RDSResponse.describe_db_instance_automated_backups
+
+    def replications(backend: Any) -> dict[str, ReplicatedBackup]:
+        return backend.__dict__.setdefault("kit_replicated_backups", {})
+
+    def start_db_instance_automated_backups_replication(self: Any) -> Any:
+        source = self.backend.find_db_from_id(self._get_param("SourceDBInstanceArn"))
+        backup = ReplicatedBackup(source, self.region, self._get_int_param(
+            "BackupRetentionPeriod"), self._get_param("KmsKeyId"))
+        replications(self.backend)[backup.db_instance_automated_backups_arn] = backup
+        source.db_instance_automated_backups_replications = [
+            *getattr(source, "db_instance_automated_backups_replications", []),
+            {"DBInstanceAutomatedBackupsArn": backup.db_instance_automated_backups_arn}]
+        return ActionResult({"DBInstanceAutomatedBackup": backup})
+
+    def stop_db_instance_automated_backups_replication(self: Any) -> Any:
+        source_arn = self._get_param("SourceDBInstanceArn")
+        found = [b for b in replications(self.backend).values()
+                 if b.db_instance_arn == source_arn]
+        if not found:
+            raise DBInstanceNotFoundError(source_arn)
+        source = self.backend.find_db_from_id(source_arn)
+        for backup in found:
+            del replications(self.backend)[backup.db_instance_automated_backups_arn]
+            source.db_instance_automated_backups_replications = [
+                r for r in getattr(source, "db_instance_automated_backups_replications", [])
+                if r["DBInstanceAutomatedBackupsArn"] != backup.db_instance_automated_backups_arn]
+        return ActionResult({"DBInstanceAutomatedBackup": found[0]})
+
+    def describe_db_instance_automated_backups(self: Any) -> Any:
+        arn = self._get_param("DBInstanceAutomatedBackupsArn")
+        if arn is None:
+            return describe(self)
+        found = [b for b in replications(self.backend).values()
+                 if b.db_instance_automated_backups_arn == arn]
+        return ActionResult({"DBInstanceAutomatedBackups": found})
+
+    RDSResponse.start_db_instance_automated_backups_replication = (  # type: ignore[attr-defined]
+        start_db_instance_automated_backups_replication)
+    RDSResponse.stop_db_instance_automated_backups_replication = (  # type: ignore[attr-defined]
+        stop_db_instance_automated_backups_replication)
+    RDSResponse.describe_db_instance_automated_backups = (  # type: ignore[method-assign]
+        describe_db_instance_automated_backups)

@@ -193,3 +193,75 @@ def object_lock_configures_a_bucket_with_objects() -> None:
 
     put_object_lock_configuration._kit_fix = True  # type: ignore[attr-defined]
     S3Backend.put_object_lock_configuration = put_object_lock_configuration  # type: ignore[method-assign]
+
+
+SIZES = ("ObjectSizeGreaterThan", "ObjectSizeLessThan")
+MINIMUM_SIZE_HEADER = "x-amz-transition-default-minimum-object-size"
+
+
+def _sizes(part: Any) -> dict[str, int]:
+    return {k: int(part[k]) for k in SIZES if isinstance(part, dict) and part.get(k)}
+
+
+def lifecycle_rules_read_back_as_put() -> None:
+    """A lifecycle rule's object size filters and the configuration's
+    TransitionDefaultMinimumObjectSize read back as they were put.
+
+    AWS (S3 API reference, PutBucketLifecycleConfiguration: LifecycleRuleFilter and
+    LifecycleRuleAndOperator have ObjectSizeGreaterThan and ObjectSizeLessThan; the
+    x-amz-transition-default-minimum-object-size header, returned by
+    GetBucketLifecycleConfiguration). moto 5.2 drops the sizes and always answers
+    all_storage_classes_128K, so the provider, which waits until the rules read back
+    equal, waits three minutes and fails.
+    """
+    from moto.s3.models import S3Backend
+    from moto.s3.responses import S3Response
+
+    if getattr(S3Backend.put_bucket_lifecycle_configuration, "_kit_fix", False):
+        return
+    put_rules = S3Backend.put_bucket_lifecycle_configuration
+    get_rules = S3Response.get_bucket_lifecycle
+    put_bucket = S3Response._bucket_response_put
+
+    def put_bucket_lifecycle_configuration(self: Any, bucket_name: str,
+                                           rules: list[dict[str, Any]]) -> None:
+        put_rules(self, bucket_name, rules)
+        bucket = self.get_bucket(bucket_name)
+        for rule, stored in zip(rules, bucket.rules, strict=False):
+            found = rule.get("Filter") or {}
+            stored.kit_sizes = (_sizes(found), _sizes(found.get("And")))
+
+    def _bucket_response_put(self: Any, request: Any, bucket_name: str,
+                             querystring: dict[str, Any]) -> Any:
+        result = put_bucket(self, request, bucket_name, querystring)
+        if "lifecycle" in querystring:
+            self.backend.get_bucket(bucket_name).kit_minimum_size = request.headers.get(
+                MINIMUM_SIZE_HEADER) or "all_storage_classes_128K"
+        return result
+
+    def get_bucket_lifecycle(self: Any) -> Any:
+        serialize = self.serialized
+
+        def with_sizes(action_result: Any) -> Any:
+            bucket = self.backend.get_bucket(self.bucket_name)
+            stored = {rule.id: getattr(rule, "kit_sizes", ({}, {})) for rule in bucket.rules}
+            for rule in action_result.result["Rules"]:
+                top, conjunction = stored.get(rule["ID"], ({}, {}))
+                if top:
+                    rule.setdefault("Filter", {}).update(top)
+                if conjunction:
+                    rule["Filter"].setdefault("And", {}).update(conjunction)
+            action_result.result["TransitionDefaultMinimumObjectSize"] = getattr(
+                bucket, "kit_minimum_size", "all_storage_classes_128K")
+            return serialize(action_result)
+
+        self.serialized = with_sizes
+        try:
+            return get_rules(self)
+        finally:
+            del self.serialized
+
+    put_bucket_lifecycle_configuration._kit_fix = True  # type: ignore[attr-defined]
+    S3Backend.put_bucket_lifecycle_configuration = put_bucket_lifecycle_configuration  # type: ignore[method-assign]
+    S3Response._bucket_response_put = _bucket_response_put  # type: ignore[method-assign]
+    S3Response.get_bucket_lifecycle = get_bucket_lifecycle  # type: ignore[method-assign]
