@@ -12,7 +12,9 @@ Two kinds of evidence:
   KitEmulatorFailure), any other HTTP 5xx answer, an answer the AWS SDK cannot parse, an
   emulator address that does not resolve;
 - `KNOWN`: specific refusals found by `make fidelity` (fidelity/corpus) or by the kit's
-  tests, each with the request AWS accepts and the example that shows it.
+  tests, each with the request AWS accepts, the example that shows it and a sample of
+  Terraform's output (checked against the pattern by tests/unit/test_classify.py). A
+  known entry is matched first, so the gap gets its own name.
 
 Divergences the kit has fixed are not listed (kit/sandbox/fidelity/ fixes them, each with
 a test); when a fix lands, its entry goes.
@@ -48,10 +50,59 @@ class Gap:
 
 
 KNOWN: tuple[Divergence, ...] = (
+    Divergence(
+        "kms.import-key-material",
+        r"moto does not implement kms (GetParametersForImport|ImportKeyMaterial)",
+        "moto cannot import key material into a KMS key with Origin EXTERNAL "
+        "(GetParametersForImport, ImportKeyMaterial); AWS can (aws_kms_external_key with "
+        "key_material_base64)",
+        "kms/complete",
+        "Error: reading KMS External Key (1933f36c) parameters for import: operation error "
+        "KMS: GetParametersForImport, https response error StatusCode: 501, RequestID: , api "
+        "error NotImplemented: moto does not implement kms GetParametersForImport: an "
+        "emulator gap, not an AWS answer"),
+    Divergence(
+        "ds.directory-data-access",
+        r"moto does not implement ds DescribeDirectoryDataAccess",
+        "moto's Directory Service has no DescribeDirectoryDataAccess, which the provider "
+        "reads for every aws_directory_service_directory; AWS has it",
+        "rds/complete-mssql",
+        "Error: reading directory data access: describing Directory Data Access for "
+        "Directory Service Directory (d-e897b5e56e): operation error Directory Service: "
+        "DescribeDirectoryDataAccess, https response error StatusCode: 501, RequestID: , api "
+        "error NotImplemented: moto does not implement ds DescribeDirectoryDataAccess: an "
+        "emulator gap, not an AWS answer"),
+    Divergence(
+        "s3.directory-buckets",
+        r"operation error S3: CreateSession, https response error StatusCode: 404",
+        "moto has no S3 Express One Zone: a directory bucket's CreateSession answers "
+        "NoSuchBucket; AWS creates directory buckets (aws_s3_directory_bucket)",
+        "s3-bucket/directory-bucket",
+        "Error: creating S3 Directory Bucket (b--euw1-az1--x-s3) operation error S3: "
+        "CreateBucket, get identity: get credentials: operation error S3: CreateSession, "
+        "https response error StatusCode: 404, RequestID: x, HostID: y, NoSuchBucket: The "
+        "specified bucket does not exist"),
+    Divergence(
+        "s3.logging-target-permissions",
+        r"api error InvalidTargetBucketForLogging: You must either provide the necessary "
+        r"permissions",
+        "moto refuses PutBucketLogging until the target bucket's policy or ACL already "
+        "grants the logging service; terraform-aws-modules/s3-bucket's complete example "
+        "attaches that policy in parallel with the logging configuration and applies on "
+        "AWS",
+        "s3-bucket/complete",
+        "Error: creating S3 Bucket (s3-bucket-b) Logging: operation error S3: "
+        "PutBucketLogging, https response error StatusCode: 400, RequestID: x, HostID: y, "
+        "api error InvalidTargetBucketForLogging: You must either provide the necessary "
+        "permissions to the logging service using a bucket policy or give the log-delivery "
+        "group WRITE and READ_ACP permissions to the target bucket"),
 )
 
-_NOT_IMPLEMENTED = re.compile(r"api error NotImplemented: (?P<detail>[^\n]*)")
-_EMULATOR_FAILURE = re.compile(r"api error KitEmulatorFailure: (?P<detail>[^\n]*)")
+# The detail ends at the kit's suffix (kit/sandbox/fidelity/errors.py) or where Terraform
+# goes on with the resource's address.
+_DETAIL = r"(?P<detail>.+?)(?=: an emulator gap, not an AWS answer| with |$)"
+_NOT_IMPLEMENTED = re.compile(r"api error NotImplemented: " + _DETAIL)
+_EMULATOR_FAILURE = re.compile(r"api error KitEmulatorFailure: " + _DETAIL)
 _OPERATION = r"operation error (?P<service>[\w ]+): (?P<operation>\w+), "
 _SERVER_ERROR = re.compile(_OPERATION + r"https response error StatusCode: (?P<status>5\d\d)")
 _UNPARSABLE = re.compile(_OPERATION + r"https response error StatusCode: \d+, RequestID: "
@@ -60,7 +111,6 @@ _UNPARSABLE = re.compile(_OPERATION + r"https response error StatusCode: \d+, Re
 _UNRESOLVED = re.compile(r"lookup (?P<host>[\w.-]*(?:127\.0\.0\.1|localhost)|"
                          r"[\w.-]+\.amazonaws\.com)(?::\d+)?(?: on [\d.:]+)?: no such host")
 _ERROR_START = re.compile(r"^Error: ", re.M)
-_GAP_SUFFIX = ": an emulator gap, not an AWS answer"
 
 
 def _general(error: str) -> Gap | None:
@@ -68,7 +118,7 @@ def _general(error: str) -> Gap | None:
                           (_EMULATOR_FAILURE, "moto.failure")):
         found = pattern.search(error)
         if found:
-            return Gap(name, found.group("detail").removesuffix(_GAP_SUFFIX))
+            return Gap(name, found.group("detail")[:300])
     found = _SERVER_ERROR.search(error)
     if found:
         return Gap("moto.server-error", f"the emulator answered HTTP {found['status']} to "
@@ -86,13 +136,11 @@ def _general(error: str) -> Gap | None:
 
 def gap_of(error: str) -> Gap | None:
     """The emulator gap one error of Terraform's output shows; None if it shows none."""
-    general = _general(error)
-    if general:
-        return general
+    flat = " ".join(error.split())  # Terraform wraps a long detail across lines
     for known in KNOWN:
-        if known.aws_accepts and re.search(known.pattern, error):
-            return Gap(known.name, known.gap)
-    return None
+        if re.search(known.pattern, flat):
+            return Gap(known.name, known.gap) if known.aws_accepts else None
+    return _general(flat)
 
 
 def errors(output: str) -> list[str]:

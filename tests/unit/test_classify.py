@@ -92,11 +92,11 @@ def test_a_type_no_aws_provider_has_is_the_solutions_mistake(mirror: Path) -> No
 
 # Terraform's output (-no-color) for failures seen in fidelity/corpus, trimmed.
 NOT_IMPLEMENTED = """
-Error: reading KMS External Key (7cc6be13) parameters for import: operation error KMS: GetParametersForImport, https response error StatusCode: 501, RequestID: kit-fidelity, api error NotImplemented: moto does not implement kms GetParametersForImport: an emulator gap, not an AWS answer
+Error: creating CloudWatch Logs Data Protection Policy (protected): operation error CloudWatch Logs: PutDataProtectionPolicy, https response error StatusCode: 501, RequestID: kit-fidelity, api error NotImplemented: moto does not implement logs PutDataProtectionPolicy: an emulator gap, not an AWS answer
 
-  with module.kms_external.aws_kms_external_key.this[0],
-  on ../../main.tf line 42, in resource "aws_kms_external_key" "this":
-  42: resource "aws_kms_external_key" "this" {
+  with aws_cloudwatch_log_data_protection_policy.p,
+  on main.tf line 3, in resource "aws_cloudwatch_log_data_protection_policy" "p":
+   3: resource "aws_cloudwatch_log_data_protection_policy" "p" {
 """  # noqa: E501
 CRASH = ("Error: creating RDS DB Instance (read replica) (r): operation error RDS: "
          "CreateDBInstanceReadReplica, https response error StatusCode: 501, RequestID: "
@@ -123,7 +123,7 @@ def test_an_action_moto_does_not_implement_is_the_kits_error_naming_it() -> None
     failure = classify("apply", _failed(NOT_IMPLEMENTED))
     assert isinstance(failure, EnvironmentFailure)
     assert failure.gaps == ("moto.not-implemented",)
-    assert "kms GetParametersForImport" in str(failure)
+    assert "logs PutDataProtectionPolicy" in str(failure)
     assert "emulator gap, not an AWS answer" not in failure.reason
 
 
@@ -180,6 +180,16 @@ def test_every_known_divergence_matches_its_own_evidence() -> None:
         assert known.evidence, f"{known.name}: no sample of Terraform's output"
         found = divergences.gap_of(known.evidence)
         assert (found.name if found else None) == (known.name if known.aws_accepts else None)
+
+
+def test_an_error_terraform_wrapped_across_lines_is_still_read() -> None:
+    wrapped = ("Error: creating S3 Directory Bucket (b--x-s3)\n\n  with module.m.b,\n\n"
+               "operation error S3: CreateBucket, get identity: get credentials: operation\n"
+               "error S3: CreateSession, https response error StatusCode: 404, RequestID:\n"
+               "x, HostID: y, NoSuchBucket: The specified bucket does not exist\n")
+    failure = classify("apply", _failed(wrapped))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("s3.directory-buckets",)
 
 
 def test_a_timeout_names_what_was_still_in_progress() -> None:
