@@ -7,7 +7,8 @@ provider override, then init, apply, `terraform output`, a plan that must show n
 and destroy. A failure is classified as a run would classify it (kit/deploy/terraform.py).
 
 Writes bench/fidelity.json, the generated `fidelity` blocks of docs/benchmarks.md and
-README.md, and prints the table. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs the
+README.md and the `divergences` block (kit/deploy/divergences.py as a table), and prints
+the table. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs the
 examples whose name contains one of the words (the documents are then left alone);
 `FIDELITY_LOGS=DIR` keeps each failed example's Terraform output there.
 """
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.fidelity_scope import Scope  # noqa: E402
 from bench.run import write_block  # noqa: E402
+from kit.deploy import divergences  # noqa: E402
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
 from kit.errors import KitError, SolutionError  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
@@ -173,6 +175,15 @@ def markdown(outcomes: list[Outcome], wall: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def divergences_markdown() -> str:
+    """The table of known divergences (kit/deploy/divergences.py) for docs/benchmarks.md."""
+    lines = ["| gap | what moto does, and AWS | AWS accepts it | seen in |",
+             "| --- | --- | --- | --- |"]
+    lines += [f"| `{d.name}` | {d.gap} | {'yes' if d.aws_accepts else 'no'} | {d.seen_in} |"
+              for d in divergences.KNOWN]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     """Run the corpus; write the results and the generated blocks."""
     only = [w for w in os.environ.get("FIDELITY_ONLY", "").split(",") if w]
@@ -187,6 +198,7 @@ def main() -> None:
                                    round(wall, 1), "score": score(outcomes),
                                    "examples": [asdict(o) for o in outcomes]}, indent=2) + "\n")
     write_block("fidelity", text)
+    write_block("divergences", divergences_markdown())
     passed, in_scope = score(outcomes)
     write_block("fidelity", f"Fidelity score: **{passed}/{in_scope}** in-scope examples of "
                 "real-world Terraform applied and destroyed (`make fidelity`; table in "

@@ -73,6 +73,16 @@ KNOWN: tuple[Divergence, ...] = (
         "error NotImplemented: moto does not implement ds DescribeDirectoryDataAccess: an "
         "emulator gap, not an AWS answer"),
     Divergence(
+        "ec2.vpc-block-public-access",
+        r"moto does not implement ec2 \w*VpcBlockPublicAccess\w*",
+        "moto has no VPC Block Public Access (ModifyVpcBlockPublicAccessOptions, "
+        "CreateVpcBlockPublicAccessExclusion, ...); AWS has",
+        "vpc/block-public-access",
+        "Error: creating VPC Block Public Access Options\n\n  with module.vpc.x,\n\n"
+        "operation error EC2: ModifyVpcBlockPublicAccessOptions, https response error\n"
+        "StatusCode: 501, RequestID: , api error NotImplemented: moto does not\nimplement "
+        "ec2 ModifyVpcBlockPublicAccessOptions: an emulator gap, not an AWS\nanswer"),
+    Divergence(
         "s3.directory-buckets",
         r"operation error S3: CreateSession, https response error StatusCode: 404",
         "moto has no S3 Express One Zone: a directory bucket's CreateSession answers "

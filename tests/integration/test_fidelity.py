@@ -330,6 +330,8 @@ def test_subnets_filter_by_their_ipv6_association(sandbox: Sandbox) -> None:
     subnet_id, _ = _dual_stack_subnet(ec2)
     association = ec2.describe_subnets(SubnetIds=[subnet_id])["Subnets"][0][
         "Ipv6CidrBlockAssociationSet"][0]
+    # SubnetCidrBlockState.State is a word (moto put the whole structure there).
+    assert association["Ipv6CidrBlockState"] == {"State": "associated"}
     for name, value in (("association-id", association["AssociationId"]),
                         ("ipv6-cidr-block", association["Ipv6CidrBlock"]),
                         ("state", "associated")):

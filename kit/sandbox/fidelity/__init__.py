@@ -16,6 +16,7 @@ FIXES = (
     ec2.subnets_filter_by_ipv6_association,
     ec2.ipv6_only_subnets_count_no_ipv4_addresses,
     ec2.subnet_attributes_are_stored,
+    ec2.ipv6_association_state_reads_as_a_word,
     ec2.flow_logs_are_duplicates_only_with_the_same_configuration,
     elasticache.cache_subnet_groups_can_be_deleted,
     iam.aws_managed_policies_exist,

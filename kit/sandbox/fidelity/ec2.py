@@ -153,3 +153,26 @@ def flow_logs_are_duplicates_only_with_the_same_configuration() -> None:
     create_flow_logs._kit_fix = True  # type: ignore[attr-defined]
     FlowLogsResponse.create_flow_logs = create_flow_logs  # type: ignore[method-assign]
     FlowLogsBackend.describe_flow_logs = describe_flow_logs  # type: ignore[method-assign]
+
+
+def ipv6_association_state_reads_as_a_word() -> None:
+    """A subnet's IPv6 association reads back with Ipv6CidrBlockState.State "associated".
+
+    AWS (EC2 API reference, SubnetIpv6CidrBlockAssociation / SubnetCidrBlockState): State
+    is one of associating | associated | disassociating | ... . moto 5.2's DescribeSubnets
+    puts the whole state structure there ("{'State': 'associated'}"), so the provider's
+    wait for an IPv6 block to become associated fails on an unexpected state.
+    """
+    from moto.ec2.models.subnets import Subnet
+
+    if getattr(Subnet.ipv6_cidr_block_association_set.fget, "_kit_fix", False):
+        return
+
+    def ipv6_cidr_block_association_set(self: Any) -> list[dict[str, Any]]:
+        return [{"ipv6CidrBlock": a["ipv6CidrBlock"], "associationId": a["associationId"],
+                 "ipv6CidrBlockState": {"state": a["ipv6CidrBlockState"]["State"]}}
+                for a in self.ipv6_cidr_block_associations.values()
+                if a["ipv6CidrBlockState"]["State"] == "associated"]
+
+    ipv6_cidr_block_association_set._kit_fix = True  # type: ignore[attr-defined]
+    Subnet.ipv6_cidr_block_association_set = property(ipv6_cidr_block_association_set)  # type: ignore[method-assign]
