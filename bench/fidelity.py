@@ -1,16 +1,19 @@
 """`make fidelity`: how much real-world Terraform the kit's deploy stage applies to moto.
 
-Every example of fidelity/corpus/ (vendored terraform-aws-modules examples, see its
-README) that is in scope (bench/fidelity_scope.py) goes through the deploy stage as a run
-does: one sandbox with its provider process, moto reset before each example, the kit's
-provider override, then init, apply, `terraform output`, a plan that must show no changes,
-and destroy. A failure is classified as a run would classify it (kit/deploy/terraform.py).
+Every example of fidelity/corpus/ (vendored terraform-aws-modules examples, see
+fidelity/README.md) that is in scope (bench/fidelity_scope.py) goes through the deploy
+stage as a run does: one sandbox with its provider process, moto reset before each
+example, the kit's provider override (keeping the example's regions), then init, apply,
+`terraform output`, a plan whose pending changes are reported (a stack that reads back as
+declared has none), and destroy. A failure is classified as a run classifies it
+(kit/deploy/terraform.py): `error` names an emulator gap, `fail` keeps Terraform's
+diagnostic.
 
 Writes bench/fidelity.json, the generated `fidelity` blocks of docs/benchmarks.md and
 README.md and the `divergences` block (kit/deploy/divergences.py as a table), and prints
-the table. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs the
-examples whose name contains one of the words (the documents are then left alone);
-`FIDELITY_LOGS=DIR` keeps each failed example's Terraform output there.
+the table. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs only the examples whose name
+contains one of the words (and leaves the documents alone); `FIDELITY_LOGS=DIR` keeps each
+failed example's Terraform output there.
 """
 
 from __future__ import annotations
@@ -167,9 +170,17 @@ def score(outcomes: list[Outcome]) -> tuple[int, int]:
 def markdown(outcomes: list[Outcome], wall: float) -> str:
     """The generated table of docs/benchmarks.md."""
     passed, in_scope = score(outcomes)
+    failed = [o for o in outcomes if o.status == "failed"]
+    errors = sum(o.blame == "error" for o in failed)
+    drift = sum(bool(o.pending_changes) for o in outcomes if o.status == "passed")
     lines = [f"Measured {time.strftime('%Y-%m-%d')} with `make fidelity` ({wall:.0f} s wall "
              f"time, {os.cpu_count()} cores). **Score: {passed}/{in_scope}** in-scope examples "
-             f"applied and destroyed; {len(outcomes) - in_scope} out of scope.", "",
+             f"applied and destroyed; {len(outcomes) - in_scope} out of scope. Of the "
+             f"{len(failed)} that failed, {errors} are the kit's `error` (an emulator gap, "
+             f"named) and {len(failed) - errors} `fail` (Terraform's own diagnostic: a gap "
+             f"the kit does not know yet, or an example AWS would reject too). {drift} "
+             "applied and destroyed but planned changes right after the apply (the emulator "
+             "reads something back differently).", "",
              "| example | result | cause | seconds |", "| --- | --- | --- | --- |"]
     lines += [_row(o) for o in outcomes]
     return "\n".join(lines) + "\n"

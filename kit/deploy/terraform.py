@@ -90,7 +90,7 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
 
 
 def _in_progress(text: str) -> str:
-    """' while <resources> were still <doing>' from a killed command's progress lines."""
+    """' while <resource> was still <doing>, ...' from a killed command's progress lines."""
     pending: dict[str, str] = {}
     for address, doing in _STILL.findall(text):
         pending[address] = doing

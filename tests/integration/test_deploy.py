@@ -115,6 +115,14 @@ def _solution(tmp_path: Path, main_tf: str) -> Path:
     return solution
 
 
+def _initialised(solution: Path, sandbox: Sandbox, tmp_path: Path) -> Terraform:
+    """A working copy of `solution` aimed at the sandbox, initialised."""
+    tf = _terraform(solution, tmp_path / "w", sandbox)
+    tf.configure(sandbox.moto.url)
+    tf.init()
+    return tf
+
+
 DB_TF = """
 resource "aws_iam_role" "monitoring" {
   name = "db-monitoring"
@@ -149,10 +157,7 @@ def test_managed_policy_and_touching_windows_deploy(sandbox: Sandbox, moto_url: 
                                                      tmp_path: Path) -> None:
     # AWS accepts both: an AWS managed policy exists in every account, and windows that
     # only touch do not conflict (tests/integration/test_fidelity.py cites the docs).
-    tf = _terraform(_solution(tmp_path, DB_TF % "Mon:00:00-Mon:03:00"), tmp_path / "w",
-                    sandbox)
-    tf.configure(moto_url)
-    tf.init()
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:00:00-Mon:03:00"), sandbox, tmp_path)
     tf.apply()
     iam = aws.client("iam", moto_url)
     attached = iam.list_attached_role_policies(RoleName="db-monitoring")["AttachedPolicies"]
@@ -161,13 +166,10 @@ def test_managed_policy_and_touching_windows_deploy(sandbox: Sandbox, moto_url: 
     tf.destroy()
 
 
-def test_overlapping_windows_fail_with_terraforms_diagnostic(sandbox: Sandbox, moto_url: str,
+def test_overlapping_windows_fail_with_terraforms_diagnostic(sandbox: Sandbox,
                                                              tmp_path: Path) -> None:
     # AWS refuses windows that share time: the solution's `fail`, Terraform's own words.
-    tf = _terraform(_solution(tmp_path, DB_TF % "Mon:05:00-Mon:07:00"), tmp_path / "w",
-                    sandbox)
-    tf.configure(moto_url)
-    tf.init()
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:05:00-Mon:07:00"), sandbox, tmp_path)
     with pytest.raises(DeployFailure) as caught:
         tf.apply()
     assert caught.value.outcome == "fail"
@@ -177,10 +179,10 @@ def test_overlapping_windows_fail_with_terraforms_diagnostic(sandbox: Sandbox, m
 
 
 def test_an_action_the_emulator_lacks_is_the_kits_error_naming_it(
-        sandbox: Sandbox, moto_url: str, tmp_path: Path) -> None:
+        sandbox: Sandbox, tmp_path: Path) -> None:
     # AWS accepts a log group's data protection policy; moto does not implement it. The
     # apply stops at once (no retries until the timeout) and blames the emulator.
-    tf = _terraform(_solution(tmp_path, """
+    tf = _initialised(_solution(tmp_path, """
 locals { email = ["arn:aws:dataprotection::aws:data-identifier/EmailAddress"] }
 resource "aws_cloudwatch_log_group" "g" { name = "protected" }
 resource "aws_cloudwatch_log_data_protection_policy" "p" {
@@ -196,9 +198,7 @@ resource "aws_cloudwatch_log_data_protection_policy" "p" {
     ]
   })
 }
-"""), tmp_path / "w", sandbox)
-    tf.configure(moto_url)
-    tf.init()
+"""), sandbox, tmp_path)
     started = time.monotonic()
     with pytest.raises(EnvironmentFailure) as caught:
         tf.apply()
@@ -222,9 +222,7 @@ resource "aws_s3_object" "o" {
 }
 """)
     (solution / "payload.txt").write_text("from the solution\n")
-    tf = _terraform(solution, tmp_path / "w", sandbox)
-    tf.configure(moto_url)
-    tf.init()
+    tf = _initialised(solution, sandbox, tmp_path)
     tf.apply()
     body = aws.client("s3", moto_url).get_object(Bucket="kit-relative", Key="payload.txt")
     assert body["Body"].read() == b"from the solution\n"

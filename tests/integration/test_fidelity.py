@@ -560,3 +560,23 @@ def test_lifecycle_size_filters_and_minimum_size_read_back(sandbox: Sandbox) -> 
     assert by_id["sized"]["And"]["ObjectSizeGreaterThan"] == 200000
     assert by_id["sized"]["And"]["ObjectSizeLessThan"] == 500000
     assert by_id["large"] == {"ObjectSizeGreaterThan": 1000}
+
+
+# --- Secrets Manager ---------------------------------------------------------------------
+
+def test_a_rotation_schedule_is_kept_and_managed_rotation_cancels(sandbox: Sandbox) -> None:
+    """AWS Secrets Manager API reference, RotateSecret / RotationRulesType: a schedule is
+    a ScheduleExpression with an optional Duration, and DescribeSecret reports it with
+    RotationEnabled; User Guide, "Managed rotation": rotation without a Lambda function,
+    which CancelRotateSecret turns off (terraform-aws-modules/rds destroys it on AWS)."""
+    sm = aws.client("secretsmanager", sandbox.moto.url)
+    arn = sm.create_secret(Name="rds!db-kit", SecretString="s3cret")["ARN"]
+    sm.rotate_secret(SecretId=arn, RotationRules={"ScheduleExpression": "rate(15 days)",
+                                                  "Duration": "2h"},
+                     RotateImmediately=False)
+    described = sm.describe_secret(SecretId=arn)
+    assert described["RotationEnabled"] is True
+    assert described["RotationRules"] == {"ScheduleExpression": "rate(15 days)",
+                                          "Duration": "2h"}
+    sm.cancel_rotate_secret(SecretId=arn)
+    assert sm.describe_secret(SecretId=arn)["RotationEnabled"] is False

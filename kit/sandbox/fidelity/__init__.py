@@ -9,7 +9,18 @@ a failed deploy names them, in kit/deploy/divergences.py.
 
 from __future__ import annotations
 
-from kit.sandbox.fidelity import ec2, elasticache, errors, iam, kms, rds, s3, sns, sqs
+from kit.sandbox.fidelity import (
+    ec2,
+    elasticache,
+    errors,
+    iam,
+    kms,
+    rds,
+    s3,
+    secretsmanager,
+    sns,
+    sqs,
+)
 
 FIXES = (
     errors.unimplemented_actions_fail_fast,
@@ -29,6 +40,8 @@ FIXES = (
     s3.bucket_configurations_are_served,
     s3.object_lock_configures_a_bucket_with_objects,
     s3.lifecycle_rules_read_back_as_put,
+    secretsmanager.rotation_schedules_are_kept,
+    secretsmanager.managed_rotation_can_be_cancelled,
     sns.data_protection_policies_are_stored,
     sqs.restore_redrive_allow_policy,
     sqs.released_messages_wait_their_turn,
