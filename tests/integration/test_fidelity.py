@@ -580,3 +580,18 @@ def test_a_rotation_schedule_is_kept_and_managed_rotation_cancels(sandbox: Sandb
                                           "Duration": "2h"}
     sm.cancel_rotate_secret(SecretId=arn)
     assert sm.describe_secret(SecretId=arn)["RotationEnabled"] is False
+
+
+def test_performance_insights_settings_read_back(sandbox: Sandbox) -> None:
+    """AWS RDS API reference, CreateDBInstance: EnablePerformanceInsights and
+    PerformanceInsightsRetentionPeriod (default 7 days); DBInstance reports them as
+    PerformanceInsightsEnabled and PerformanceInsightsRetentionPeriod."""
+    rds = aws.client("rds", sandbox.moto.url)
+    db = _db(rds, "insightful", EnablePerformanceInsights=True)
+    assert (db["PerformanceInsightsEnabled"], db["PerformanceInsightsRetentionPeriod"]) == (
+        True, 7)
+    rds.modify_db_instance(DBInstanceIdentifier="insightful",
+                           PerformanceInsightsRetentionPeriod=31, ApplyImmediately=True)
+    db = rds.describe_db_instances(DBInstanceIdentifier="insightful")["DBInstances"][0]
+    assert db["PerformanceInsightsRetentionPeriod"] == 31
+    assert _db(rds, "plain")["PerformanceInsightsEnabled"] is False

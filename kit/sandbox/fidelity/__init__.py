@@ -36,6 +36,7 @@ FIXES = (
     rds.every_instance_has_its_own_resource_id,
     rds.cross_region_replicas_are_made_and_deleted,
     rds.automated_backups_replicate_to_another_region,
+    rds.performance_insights_settings_read_back,
     s3.bucket_tags_given_at_creation_are_kept,
     s3.bucket_configurations_are_served,
     s3.object_lock_configures_a_bucket_with_objects,

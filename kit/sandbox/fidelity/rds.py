@@ -228,3 +228,46 @@ def automated_backups_replicate_to_another_region() -> None:
         stop_db_instance_automated_backups_replication)
     RDSResponse.describe_db_instance_automated_backups = (  # type: ignore[method-assign]
         describe_db_instance_automated_backups)
+
+
+PERFORMANCE_INSIGHTS = ("enable_performance_insights", "performance_insights_retention_period",
+                        "performance_insights_kms_key_id")
+
+
+def performance_insights_settings_read_back() -> None:
+    """A DB instance reports the Performance Insights settings it was created or modified
+    with.
+
+    AWS (RDS API reference, CreateDBInstance / DBInstance): EnablePerformanceInsights,
+    PerformanceInsightsRetentionPeriod (7 days unless given) and
+    PerformanceInsightsKMSKeyId read back as PerformanceInsightsEnabled and the two others.
+    moto 5.2 ignores them, so every instance with Performance Insights plans a change
+    right after it is created.
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if "performance_insights_enabled" in vars(DBInstance):
+        return
+    create = RDSBackend.create_db_instance
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = create(self, db_kwargs)
+        for key in PERFORMANCE_INSIGHTS:
+            if db_kwargs.get(key) is not None:
+                setattr(database, key, db_kwargs[key])
+        return database
+
+    def enabled(self: Any) -> bool:
+        return bool(getattr(self, "enable_performance_insights", False))
+
+    def retention(self: Any) -> int | None:
+        value = self.__dict__.get("kit_insights_retention")
+        return value if value is not None else (7 if enabled(self) else None)
+
+    def set_retention(self: Any, value: int | None) -> None:
+        self.__dict__["kit_insights_retention"] = value
+
+    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
+    DBInstance.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
+    DBInstance.performance_insights_retention_period = property(  # type: ignore[attr-defined]
+        retention, set_retention)
