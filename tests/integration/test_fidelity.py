@@ -426,6 +426,9 @@ def test_bucket_configurations_are_kept_by_id(sandbox: Sandbox) -> None:
     s3.delete_bucket_inventory_configuration(Bucket="kit-analytics", Id="weekly")
     assert s3.list_bucket_inventory_configurations(Bucket="kit-analytics").get(
         "InventoryConfigurationList", []) == []
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        s3.get_bucket_inventory_configuration(Bucket="kit-analytics", Id="weekly")
+    assert caught.value.response["Error"]["Code"] == "NoSuchConfiguration"
     s3.delete_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")
     with pytest.raises(botocore.exceptions.ClientError) as caught:
         s3.get_bucket_analytics_configuration(Bucket="kit-analytics", Id="docs")

@@ -71,8 +71,9 @@ def bucket_tags_given_at_creation_are_kept() -> None:
 
 def bucket_configurations_are_served() -> None:
     """Analytics, metrics and Intelligent-Tiering configurations and the request payment
-    setting are stored and returned, an inventory configuration can be deleted; any other
-    bucket subresource moto lacks is refused.
+    setting are stored and returned, an inventory configuration can be deleted (and a
+    missing one is NoSuchConfiguration); any other bucket subresource moto lacks is
+    refused.
 
     AWS (S3 API reference, PutBucketAnalyticsConfiguration, PutBucketMetricsConfiguration,
     PutBucketIntelligentTieringConfiguration and their Get/Delete/List; PutBucketRequestPayment,
@@ -94,16 +95,22 @@ def bucket_configurations_are_served() -> None:
     def serve(self: Any, method: str, bucket_name: str, querystring: dict[str, Any]) -> Any:
         """The kit's answer to a bucket subresource request, or None for moto's own."""
         asked = SUBRESOURCES & set(querystring)
+        config_id = querystring.get("id", [None])[0]
+        if asked == {"inventory"} and method == "GET" and config_id is not None and \
+                config_id not in self.backend.get_bucket(bucket_name).inventory_configs:
+            # AWS's code for it (moto says NoSuchInventoryConfig, which no client knows).
+            raise S3ClientError("NoSuchConfiguration",
+                                "The specified configuration does not exist.")
         if not asked or asked & SERVED[method]:
             return None
         key = sorted(asked)[0]
         bucket = self.backend.get_bucket(bucket_name)
         configs = bucket.__dict__.setdefault("kit_configurations", {})
         if key in BY_ID:
-            return _by_id(configs.setdefault(key, {}), BY_ID[key], method,
-                          querystring.get("id", [None])[0], self.body)
+            return _by_id(configs.setdefault(key, {}), BY_ID[key], method, config_id,
+                          self.body)
         if key == "inventory" and method == "DELETE":
-            if bucket.inventory_configs.pop(querystring.get("id", [None])[0], None) is None:
+            if bucket.inventory_configs.pop(config_id, None) is None:
                 raise S3ClientError("NoSuchConfiguration",
                                     "The specified configuration does not exist.")
             return 204, {}, ""
