@@ -60,22 +60,25 @@ class Vendor:
         self.trees: dict[tuple[str, str], Tree] = {}
         self.heads = {repo: self.git(repo, "rev-parse", "HEAD").strip() for repo in REPOS}
 
-    def git(self, repo: str, *args: str) -> str:
+    def _git(self, repo: str, *args: str) -> subprocess.CompletedProcess[bytes]:
         gitdir = self.mirrors / f"{OWNER}+{repo}" / "repo"
         return subprocess.run(["git", "-C", str(gitdir), *args], capture_output=True,
-                              text=True, check=True).stdout
+                              check=False)
+
+    def git(self, repo: str, *args: str) -> str:
+        done = self._git(repo, *args)
+        if done.returncode != 0:
+            raise SystemExit(f"git {' '.join(args)} in {repo}: {done.stderr.decode()}")
+        return done.stdout.decode()
 
     def blob(self, repo: str, commit: str, path: str) -> bytes | None:
-        gitdir = self.mirrors / f"{OWNER}+{repo}" / "repo"
-        done = subprocess.run(["git", "-C", str(gitdir), "show", f"{commit}:{path}"],
-                              capture_output=True, check=False)
+        done = self._git(repo, "show", f"{commit}:{path}")
         return done.stdout if done.returncode == 0 else None  # absent (LFS, large file)
 
     def files(self, repo: str, commit: str, directory: str, recursive: bool) -> list[str]:
         args = ["ls-tree", "--name-only", *(["-r"] if recursive else []), commit,
                 f"{directory.rstrip('/')}/" if directory else "."]
-        return [p for p in self.git(repo, *args).splitlines()
-                if recursive or not p.endswith("/")]
+        return self.git(repo, *args).splitlines()
 
     def tree(self, repo: str, constraint: str | None) -> Tree:
         """The tree of `repo` an example needs: HEAD, or the newest tag matching."""
