@@ -69,6 +69,23 @@ def test_queue_without_redrive_allow_policy_does_not_report_one(sqs) -> None:  #
     assert "RedriveAllowPolicy" not in got
 
 
+def test_setting_another_attribute_keeps_the_queue_policy(sqs) -> None:  # noqa: ANN001
+    """AWS SQS API reference, SetQueueAttributes: it sets the attributes given; moto
+    cleared the Policy whenever a request did not repeat it."""
+    url = sqs.create_queue(QueueName="guarded")["QueueUrl"]
+    policy = json.dumps({"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"},
+        "Action": "sqs:SendMessage", "Resource": "*"}]})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"VisibilityTimeout": "45"})
+    got = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert json.loads(got["Policy"]) == json.loads(policy)
+    assert got["VisibilityTimeout"] == "45"
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": ""})
+    got = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert "Policy" not in got
+
+
 def test_released_message_does_not_jump_the_queue(sqs) -> None:  # noqa: ANN001
     """AWS SQS Developer Guide, "Amazon SQS standard queues": best-effort ordering; a
     released message is not handed back ahead of the messages already waiting (moto would

@@ -52,7 +52,8 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
     "secretsmanager": (secretsmanager.rotation_schedules_are_kept,
                        secretsmanager.managed_rotation_can_be_cancelled),
     "sns": (sns.data_protection_policies_are_stored,),
-    "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn),
+    "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
+            sqs.setting_other_attributes_keeps_the_policy),
 }
 FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)
 

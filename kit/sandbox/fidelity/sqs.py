@@ -59,3 +59,29 @@ def released_messages_wait_their_turn() -> None:
 
     change_message_visibility._kit_fix = True  # type: ignore[attr-defined]
     SQSBackend.change_message_visibility = change_message_visibility  # type: ignore[method-assign]
+
+
+def setting_other_attributes_keeps_the_policy() -> None:
+    """SetQueueAttributes without a Policy leaves the queue's policy as it was.
+
+    AWS (SQS API reference, SetQueueAttributes): it sets the attributes given; the others
+    keep their values. moto 5.2 sets the policy to the request's Policy, None when absent,
+    so setting RedriveAllowPolicy or VisibilityTimeout deletes a queue policy set just
+    before (an apply that sets both at once fails at random: "attribute (Policy): empty
+    result").
+    """
+    from moto.sqs.models import Queue
+
+    original = Queue._set_attributes
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None
+                        ) -> None:
+        policy = getattr(self, "policy", None)
+        original(self, attributes, now)
+        if "Policy" not in attributes:
+            self.policy = policy
+
+    _set_attributes._kit_fix = True  # type: ignore[attr-defined]
+    Queue._set_attributes = _set_attributes  # type: ignore[method-assign]
