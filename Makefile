@@ -12,7 +12,7 @@ SEED     ?=
 JOBS     ?= 2
 PYTEST_ARGS ?=
 
-.PHONY: setup venv eval validate test unit lint bench doctor clean
+.PHONY: setup venv eval validate test unit lint bench fidelity doctor clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ lint: $(STAMP)
 
 bench: setup
 	$(BIN)/python bench/run.py
+
+## fidelity: apply, read back and destroy every in-scope example of fidelity/corpus
+fidelity: setup
+	$(BIN)/python bench/fidelity.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

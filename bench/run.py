@@ -253,15 +253,16 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_block(name: str, text: str) -> None:
-    """Replace the `<!-- NAME:begin -->` … `<!-- NAME:end -->` block of docs/benchmarks.md."""
-    doc = DOC.read_text()
+def write_block(name: str, text: str, path: Path = DOC) -> None:
+    """Replace the `<!-- NAME:begin -->` … `<!-- NAME:end -->` block of a document
+    (docs/benchmarks.md by default)."""
+    doc = path.read_text()
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     new, count = re.subn(f"{re.escape(begin)}.*?{re.escape(end)}",
                          lambda _: f"{begin}\n{text}{end}", doc, flags=re.S)
     if count != 1:
-        raise SystemExit(f"{DOC}: expected one {name}:begin/{name}:end block")
-    DOC.write_text(new)
+        raise SystemExit(f"{path}: expected one {name}:begin/{name}:end block")
+    path.write_text(new)
 
 
 def main() -> None:

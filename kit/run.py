@@ -274,7 +274,7 @@ class _Run:
 
     def _init(self, unparsed: str | None) -> bool:
         """Copy, configure and init the solution; False when the run stops here."""
-        tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
+        tf = self.tf = Terraform(self.solution, self.work, **self._provider())
         self.recorder.record("kit", "confinement", **tf.axes())
         try:
             tf.configure(self.sandbox.moto.url, self.config)
@@ -312,8 +312,10 @@ class _Run:
         self.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
         return outputs
 
-    def _reattach(self) -> str | None:
-        return self.sandbox.provider.reattach if self.sandbox.provider else None
+    def _provider(self) -> dict[str, Any]:
+        """How a Terraform of this run attaches to the sandbox's provider, if it has one."""
+        provider = self.sandbox.provider
+        return {"reattach": provider.reattach, "provider_cwd": provider.cwd} if provider else {}
 
     def _baseline(self, values: dict[str, Any]) -> dict[str, Any]:
         """Apply the scenario's baseline (as the kit); its outputs as baseline.* bindings."""
@@ -322,7 +324,7 @@ class _Run:
             return {}
         (self.work / "baseline").mkdir()
         tf = Terraform(self.scenario.modules_dir / baseline.module, self.work / "baseline",
-                       reattach=self._reattach())
+                       **self._provider())
         try:
             tf.configure(self.sandbox.moto.url)
             tf.init()

@@ -103,11 +103,12 @@ def _parse(text: str, rel: Path) -> dict[str, Any]:
         raise SolutionError(f"{rel}: not valid HCL: {exc}") from None
 
 
-def parse(solution: Path) -> Configuration:
-    """Parse every Terraform file under `solution`; SolutionError names a file that the
-    parser cannot read (Terraform's own verdict on it is asked for separately)."""
+def parse(solution: Path, recursive: bool = True) -> Configuration:
+    """Parse every Terraform file under `solution` (or directly in it); SolutionError names
+    a file that the parser cannot read (Terraform's own verdict on it is asked for
+    separately)."""
     documents = []
-    for path in sorted(solution.rglob("*")):
+    for path in sorted(solution.rglob("*") if recursive else solution.glob("*")):
         rel = path.relative_to(solution)
         if not path.is_file() or any(part in _SKIP for part in rel.parts):
             continue

@@ -9,11 +9,24 @@ The endpoint itself travels as AWS_ENDPOINT_URL in the provider's environment, n
 attributes) in time quadratic in its size, ~2 s of CPU on every configure, three times per
 apply. Only a solution that brings its own `endpoints` block gets one back, naming every
 service, so that none of its endpoints survives the override.
+
+Regions: by default the default provider runs in the kit's region (the scenario's
+contract). An alias keeps its own region, so that a replica "in another region" lands in
+another region of the emulator, as it would in AWS; since the default provider was moved,
+the solution's default region and the kit's region trade places for the aliases (an alias
+in the solution's default region stays with the default provider). With `region=None`
+every block keeps the region the solution gave it.
+
+S3 Control (and any other API the AWS SDK addresses as `<account-id>.<endpoint host>`) is
+reached through `http_proxy` aimed at the emulator: the SDK proxies every host except
+loopback addresses, and moto serves a request in proxy form like any other. So
+`123456789012.127.0.0.1:<port>`, which no resolver knows, reaches moto without DNS.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from kit.deploy.hcl import Configuration, items
@@ -40,37 +53,80 @@ def endpoint_env(endpoint: str) -> dict[str, str]:
     return {"AWS_ENDPOINT_URL": endpoint, "GOGC": "400"}
 
 
-def provider_blocks(config: Configuration) -> list[tuple[str | None, bool]]:
-    """(alias, has an `endpoints` block) of each root `provider "aws"` block (alias None =
-    default); override files are the kit's business, not the solution's."""
-    blocks: list[tuple[str | None, bool]] = []
+@dataclass(frozen=True)
+class ProviderBlock:
+    """What the override needs of one `provider "aws"` block of the solution."""
+
+    alias: str | None  # None: the default provider
+    own_endpoints: bool  # it has an `endpoints` block
+    region: str | None  # its `region` as an HCL expression, None when unset
+
+
+def _expression(value: object) -> str | None:
+    """An attribute as the parse gives it (quotes stripped), back as HCL: `${x}` -> `x`,
+    anything else a string template."""
+    if not isinstance(value, str):
+        return None
+    if value.startswith("${") and value.endswith("}") and value.count("${") == 1:
+        return value[2:-1]
+    return f'"{value}"'
+
+
+def provider_blocks(config: Configuration) -> list[ProviderBlock]:
+    """Every `provider "aws"` block of the solution's root module; override files are the
+    kit's business, not the solution's."""
+    blocks: list[ProviderBlock] = []
     for doc in config.at_root():
         if doc.is_override:
             continue
         for name, body in items(doc.content.get("provider")):
             if name == "aws" and isinstance(body, dict):
                 alias = body.get("alias")
-                blocks.append((alias if isinstance(alias, str) else None, "endpoints" in body))
+                blocks.append(ProviderBlock(alias if isinstance(alias, str) else None,
+                                            "endpoints" in body,
+                                            _expression(body.get("region"))))
     return blocks
+
+
+def block_region(block: ProviderBlock, default: str | None, forced: str | None) -> str:
+    """HCL for the region of one provider block.
+
+    `forced`: the region the default provider is moved to (None: every block keeps its
+    own). An alias then keeps its own region, with the solution's default region and the
+    forced one trading places, so that two blocks share a region exactly when they do in
+    the solution. A block without a region gets the kit's region, as the environment's
+    region would apply to it."""
+    kit = f'"{forced or REGION}"'
+    if block.alias is None and forced:
+        return kit
+    own = block.region
+    if own is None:
+        return kit
+    if not forced or default is None:
+        return own
+    return f"({own}) == ({default}) ? {kit} : (({own}) == {kit} ? ({default}) : ({own}))"
 
 
 def render_provider(endpoint: str, *, alias: str | None = None,
                     endpoints: Mapping[str, str] | None = None,
-                    every_service: bool = False) -> str:
-    """HCL for one `provider "aws"` block aimed at the sandbox."""
+                    every_service: bool = False, region: str | None = None) -> str:
+    """HCL for one `provider "aws"` block aimed at the sandbox (`region`: an HCL expression,
+    default the kit's region)."""
     chosen = {s: endpoint for s in SERVICES if every_service} | dict(endpoints or {})
+    region = region or f'"{REGION}"'
     lines = ['provider "aws" {']
     if alias:
         lines.append(f'  alias                       = "{alias}"')
     lines += [
         '  access_key                  = "test"',
         '  secret_key                  = "test"',
-        f'  region                      = "{REGION}"',
+        f"  region                      = {region}",
         "  skip_credentials_validation = true",
         "  skip_requesting_account_id  = false",
         "  skip_metadata_api_check     = true",
         "  skip_region_validation      = true",
         "  s3_use_path_style           = true",
+        f'  http_proxy                  = "{endpoint}"',
     ]
     if chosen:
         lines += ["  endpoints {",
@@ -81,16 +137,20 @@ def render_provider(endpoint: str, *, alias: str | None = None,
 
 
 def write_provider_config(solution_copy: Path, config: Configuration, endpoint: str,
-                          endpoints: Mapping[str, str] | None = None) -> Path:
-    """Write the kit's provider file into a copy of the solution; returns its path."""
+                          endpoints: Mapping[str, str] | None = None,
+                          region: str | None = REGION) -> Path:
+    """Write the kit's provider file into a copy of the solution; returns its path.
+    `region`: where the default provider is moved (None: the solution's regions stay)."""
     blocks = provider_blocks(config)
     name = OVERRIDE_FILE if blocks else PROVIDER_FILE
     target = solution_copy / name
     if target.exists():
         raise SolutionError(f"{name}: this file name is reserved for the kit")
-    rendered = [render_provider(endpoint, alias=alias, endpoints=endpoints,
-                                every_service=own_endpoints)
-                for alias, own_endpoints in blocks or [(None, False)]]
+    default = next((b.region for b in blocks if b.alias is None), None)
+    rendered = [render_provider(endpoint, alias=b.alias, endpoints=endpoints,
+                                every_service=b.own_endpoints,
+                                region=block_region(b, default, region))
+                for b in blocks or [ProviderBlock(None, False, None)]]
     header = "# Generated by the kit: points the AWS provider at the sandbox emulator.\n"
     target.write_text(header + "\n".join(rendered))
     return target

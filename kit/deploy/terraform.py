@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt, settings
-from kit.deploy import toolchain
+from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed, run
 from kit.deploy.hcl import Configuration, parse
-from kit.deploy.override import endpoint_env, write_provider_config
+from kit.deploy.override import REGION, endpoint_env, provider_blocks, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 from kit.sandbox import identity
 from kit.sandbox.confine import Confinement
@@ -37,7 +37,10 @@ from kit.sandbox.view import View
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
                                  ".git", "__pycache__")
 TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0, "output": 60.0,
-            "destroy": 600.0}
+            "plan": 300.0, "destroy": 600.0}
+_STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
+_DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
+_PLANNED = re.compile(r"^\s*# (\S+) (?:will be|must be) (\S+(?: \S+)?)", re.M)
 KIT_PROVIDERS = ("aws", "random")
 _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
@@ -59,11 +62,13 @@ class DeployFailure(SolutionError):
 
 @dataclass
 class EnvironmentFailure(KitError):
-    """Terraform failed because of the kit's environment (mirror, sandbox, timeout)."""
+    """Terraform failed because of the kit's environment (mirror, sandbox, timeout, an
+    emulator gap: `gaps` names those, see kit/deploy/divergences.py)."""
 
     stage: str
     reason: str
     diagnostics: str = field(default="")
+    gaps: tuple[str, ...] = field(default=())
 
     def __str__(self) -> str:
         return f"terraform {self.stage}: {self.reason}\n{self.diagnostics}".rstrip()
@@ -73,7 +78,8 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
     """Decide whose fault a failed Terraform command is, with a message naming the cause."""
     text = result.stderr + result.stdout
     if result.returncode is None:
-        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s", text)
+        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s"
+                                  + _in_progress(text), text, ("sandbox.timeout",))
     if stage == "init" and _CONSTRAINT.search(text):
         provider = _PROVIDER_IN_ERROR.search(text)
         name = provider.group(1).lower() if provider else "aws"
@@ -87,7 +93,41 @@ def classify(stage: str, result: Completed) -> KitError | SolutionError:
         return EnvironmentFailure(stage, trimmed, text)
     if re.search(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused", text):
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering", text)
+    found = divergences.gaps(text)
+    if found:
+        return EnvironmentFailure(
+            stage, "emulator gap: " + "; ".join(str(g) for g in found), text,
+            tuple(g.name for g in found))
     return DeployFailure(stage, text.strip())
+
+
+def _in_progress(text: str) -> str:
+    """' while <resource> was still <doing>, ...' from a killed command's progress lines."""
+    pending: dict[str, str] = {}
+    for address, doing in _STILL.findall(text):
+        pending[address] = doing
+    for address in _DONE.findall(text):
+        pending.pop(address, None)
+    if not pending:
+        return ""
+    shown = list(pending.items())[-3:]
+    return " while " + ", ".join(f"{a} was still {d}" for a, d in shown)
+
+
+def _link_into_provider_cwd(solution: Path, cwd: Path) -> None:
+    """Make the solution's files visible from the attached provider's working directory.
+
+    A provider opens a relative path (aws_s3_object's `source`, aws_lambda_function's
+    `filename`) against its own working directory; one that terraform starts inherits the
+    solution's, but the sandbox's long-lived provider has its own (kit/sandbox/provider.py).
+    Its top-level entries are replaced by links to this solution's (one deploy at a time
+    per sandbox)."""
+    for stale in cwd.iterdir():
+        if stale.is_symlink():
+            stale.unlink()
+    for entry in solution.iterdir():
+        if not (cwd / entry.name).exists():
+            (cwd / entry.name).symlink_to(entry)
 
 
 def _outside_the_build(text: str) -> str | None:
@@ -110,7 +150,8 @@ class Terraform:
     """One working copy of a solution and the CLI that deploys it."""
 
     def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
-                 reattach: str | None = None) -> None:
+                 reattach: str | None = None, provider_cwd: Path | None = None,
+                 readable: tuple[Path, ...] = ()) -> None:
         if not solution.is_dir():
             raise InputError(f"solution directory {solution} does not exist")
         if not any(solution.glob("*.tf")):
@@ -119,6 +160,7 @@ class Terraform:
         if not found:
             raise ToolchainError("neither terraform nor tofu is installed: run `make setup`")
         self.binary = found
+        self.readable = readable  # shown to its commands read-only (e.g. modules it reaches)
         self.dir = workdir / "solution"
         shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=False)
         self.identity = identity.deploy()
@@ -143,14 +185,26 @@ class Terraform:
         self.reattach = reattach
         if reattach:  # as the host sees it (where no sandbox can be made)
             self.env["TF_REATTACH_PROVIDERS"] = reattach
+            if provider_cwd is not None:
+                _link_into_provider_cwd(self.dir, provider_cwd)
 
     def configure(self, endpoint: str, config: Configuration | None = None,
-                  endpoints: Mapping[str, str] | None = None) -> None:
+                  endpoints: Mapping[str, str] | None = None, *,
+                  region: str | None = REGION) -> None:
         """Add the kit's provider override aimed at `endpoint` (per-service `endpoints`
-        win); `config` is the solution's parse, when the caller already has it."""
-        write_provider_config(self.dir, config or parse(self.dir), endpoint, endpoints)
+        win); `config` is the solution's parse, when the caller already has it; the default
+        provider is moved to `region` (None: the solution's regions stay)."""
+        config = config or parse(self.dir)
+        write_provider_config(self.dir, config, endpoint, endpoints, region)
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint)
+        if len(provider_blocks(config)) > 1:
+            # An attached provider is one process for every configuration: each alias's
+            # configure would replace the last one's (region, default tags), so aliases in
+            # other regions would land in one. Terraform starts one process per
+            # configuration instead (slower to start, kept apart).
+            self.env.pop("TF_REATTACH_PROVIDERS", None)
+            self.reattach = None
 
     def _cli(self, stage: str, *args: str) -> Completed:
         with contextlib.ExitStack() as stack:
@@ -170,7 +224,7 @@ class Terraform:
     def confinement(self) -> Confinement:
         """What one command may see and reach (its own cgroup, removed after it)."""
         view = View().program(self.binary).show(settings.mirror_dir(),
-                                                settings.cli_config_file())
+                                                settings.cli_config_file(), *self.readable)
         view.show(self.dir, writable=True)
         view.tmpfs[str(self.home)] = DEPLOY.tmp_size
         env = {}
@@ -210,6 +264,16 @@ class Terraform:
         """The root module's outputs, by name, as plain values."""
         raw = json.loads(self._cli("output", "output", "-json", "-no-color").stdout or "{}")
         return {name: entry.get("value") for name, entry in raw.items()}
+
+    def pending_changes(self, variables: Mapping[str, str] | None = None) -> list[str]:
+        """What a fresh plan would still change after an apply ("address: action"); empty
+        when the stack reads back as it was declared."""
+        result = run([self.binary, "plan", "-detailed-exitcode", "-input=false", "-no-color",
+                      *self._var_args(variables)], cwd=self.dir, env=self.env,
+                     timeout=TIMEOUTS["plan"])
+        if result.returncode not in (0, 2):  # 2: the plan has changes
+            raise classify("plan", result)
+        return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
     def destroy(self, variables: Mapping[str, str] | None = None) -> None:
         """Delete the stack."""

@@ -9,7 +9,7 @@ from kit.sandbox import fidelity
 
 def main() -> None:
     """Serve moto on 127.0.0.1:<port> with the kit's fidelity fixes applied."""
-    fidelity.apply_all()
+    fidelity.install()
     from moto import server
 
     server.main(["-H", "127.0.0.1", "-p", sys.argv[1]])

@@ -8,7 +8,8 @@ configure the shared provider concurrently.
 
 It runs confined like Terraform (kit/sandbox/confine.py), as the deploy user: it sees its
 binary, the sandbox's run directories (read-only: resources that upload a local file read
-the solution's copy) and its socket directory, which the Terraform sandboxes are shown too;
+the solution's copy), its working directory (links to the solution's files) and its socket
+directory, which the Terraform sandboxes are shown too;
 it keeps the host's network, as it must reach the emulator.
 """
 
@@ -47,11 +48,16 @@ class ProviderServer:
         deploy = identity.deploy()
         sockets.mkdir(mode=0o700)
         identity.give(sockets, deploy)
+        # A directory of its own: the provider resolves a solution's relative file paths
+        # (an object's `source`, a function's `filename`) against it, and each deploy
+        # links its solution's files there (kit/deploy/terraform.py).
+        self.cwd = workdir / "provider-cwd"
+        self.cwd.mkdir()
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
                "PLUGIN_UNIX_SOCKET_DIR": str(sockets), **PROVIDER_ENV, **endpoint_env(endpoint)}
-        view = View().program(binary).show(runs).show(sockets, writable=True)
+        view = View().program(binary).show(runs, self.cwd).show(sockets, writable=True)
         self.process = ManagedProcess(
-            "provider-aws", [str(binary), "-debug"], self.log, env=env, cwd=workdir,
+            "provider-aws", [str(binary), "-debug"], self.log, env=env, cwd=self.cwd,
             confinement=Confinement("provider", view, DEPLOY, identity=deploy, network="host"))
         self.reattach: str | None = None
 

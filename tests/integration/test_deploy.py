@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,127 @@ def test_provider_version_missing_from_mirror_is_an_environment_error(
         tf.init()
     assert "6.48.0" in str(caught.value)
     assert "~> 5.0" in str(caught.value)
+
+
+def _solution(tmp_path: Path, main_tf: str) -> Path:
+    solution = tmp_path / "solution"
+    solution.mkdir()
+    (solution / "main.tf").write_text(main_tf)
+    return solution
+
+
+def _initialised(solution: Path, sandbox: Sandbox, tmp_path: Path) -> Terraform:
+    """A working copy of `solution` aimed at the sandbox, initialised."""
+    tf = _terraform(solution, tmp_path / "w", sandbox)
+    tf.configure(sandbox.moto.url)
+    tf.init()
+    return tf
+
+
+DB_TF = """
+resource "aws_iam_role" "monitoring" {
+  name = "db-monitoring"
+  assume_role_policy = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole",
+                   Principal = { Service = "monitoring.rds.amazonaws.com" } }]
+  })
+}
+
+resource "aws_iam_role_policy_attachment" "monitoring" {
+  role       = aws_iam_role.monitoring.name
+  policy_arn = "arn:aws:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole"
+}
+
+resource "aws_db_instance" "db" {
+  identifier              = "windows"
+  engine                  = "postgres"
+  instance_class          = "db.t3.micro"
+  allocated_storage       = 20
+  username                = "kit"
+  password                = "kit-password-1"
+  backup_retention_period = 1
+  backup_window           = "03:00-06:00"
+  maintenance_window      = "%s"
+  skip_final_snapshot     = true
+}
+"""
+
+
+def test_managed_policy_and_touching_windows_deploy(sandbox: Sandbox, moto_url: str,
+                                                     tmp_path: Path) -> None:
+    # AWS accepts both: an AWS managed policy exists in every account, and windows that
+    # only touch do not conflict (tests/integration/test_fidelity.py cites the docs).
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:00:00-Mon:03:00"), sandbox, tmp_path)
+    tf.apply()
+    iam = aws.client("iam", moto_url)
+    attached = iam.list_attached_role_policies(RoleName="db-monitoring")["AttachedPolicies"]
+    assert [p["PolicyName"] for p in attached] == ["AmazonRDSEnhancedMonitoringRole"]
+    assert tf.pending_changes() == []
+    tf.destroy()
+
+
+def test_overlapping_windows_fail_with_terraforms_diagnostic(sandbox: Sandbox,
+                                                             tmp_path: Path) -> None:
+    # AWS refuses windows that share time: the solution's `fail`, Terraform's own words.
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:05:00-Mon:07:00"), sandbox, tmp_path)
+    with pytest.raises(DeployFailure) as caught:
+        tf.apply()
+    assert caught.value.outcome == "fail"
+    assert "Error: creating RDS DB Instance (windows)" in caught.value.diagnostics
+    assert "must not overlap" in caught.value.diagnostics
+    tf.destroy()
+
+
+def test_an_action_the_emulator_lacks_is_the_kits_error_naming_it(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    # AWS accepts a log group's data protection policy; moto does not implement it. The
+    # apply stops at once (no retries until the timeout) and blames the emulator.
+    tf = _initialised(_solution(tmp_path, """
+locals { email = ["arn:aws:dataprotection::aws:data-identifier/EmailAddress"] }
+resource "aws_cloudwatch_log_group" "g" { name = "protected" }
+resource "aws_cloudwatch_log_data_protection_policy" "p" {
+  log_group_name = aws_cloudwatch_log_group.g.name
+  policy_document = jsonencode({
+    Name    = "protect"
+    Version = "2021-06-01"
+    Statement = [
+      { Sid = "Audit", DataIdentifier = local.email,
+        Operation = { Audit = { FindingsDestination = {} } } },
+      { Sid = "Redact", DataIdentifier = local.email,
+        Operation = { Deidentify = { MaskConfig = {} } } },
+    ]
+  })
+}
+"""), sandbox, tmp_path)
+    started = time.monotonic()
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.apply()
+    assert time.monotonic() - started < 60
+    assert caught.value.outcome == "error"
+    assert caught.value.gaps == ("moto.not-implemented",)
+    assert "moto does not implement logs PutDataProtectionPolicy" in str(caught.value)
+    tf.destroy()
+
+
+def test_a_relative_file_path_reaches_the_attached_provider(sandbox: Sandbox, moto_url: str,
+                                                             tmp_path: Path) -> None:
+    # The provider opens `source` itself, relative to its own working directory; with the
+    # sandbox's attached provider that was not the solution's (open ...: no such file).
+    solution = _solution(tmp_path, """
+resource "aws_s3_bucket" "b" { bucket = "kit-relative" }
+resource "aws_s3_object" "o" {
+  bucket = aws_s3_bucket.b.id
+  key    = "payload.txt"
+  source = "payload.txt"
+}
+""")
+    (solution / "payload.txt").write_text("from the solution\n")
+    tf = _initialised(solution, sandbox, tmp_path)
+    tf.apply()
+    body = aws.client("s3", moto_url).get_object(Bucket="kit-relative", Key="payload.txt")
+    assert body["Body"].read() == b"from the solution\n"
+    tf.destroy()
 
 
 CHILD = textwrap.dedent("""

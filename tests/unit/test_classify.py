@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kit.deploy import toolchain
+from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, classify
 
@@ -88,3 +88,115 @@ def test_a_type_no_aws_provider_has_is_the_solutions_mistake(mirror: Path) -> No
     assert isinstance(classify("apply", _failed(text)), DeployFailure)
     text = 'The provider hashicorp/aws does not support data source "aws_sqs_queue".'
     assert isinstance(classify("apply", _failed(text)), DeployFailure)
+
+
+# Terraform's output (-no-color) for failures seen in fidelity/corpus, trimmed.
+NOT_IMPLEMENTED = """
+Error: creating CloudWatch Logs Data Protection Policy (protected): operation error CloudWatch Logs: PutDataProtectionPolicy, https response error StatusCode: 501, RequestID: kit-fidelity, api error NotImplemented: moto does not implement logs PutDataProtectionPolicy: an emulator gap, not an AWS answer
+
+  with aws_cloudwatch_log_data_protection_policy.p,
+  on main.tf line 3, in resource "aws_cloudwatch_log_data_protection_policy" "p":
+   3: resource "aws_cloudwatch_log_data_protection_policy" "p" {
+"""  # noqa: E501
+CRASH = ("Error: creating RDS DB Instance (read replica) (r): operation error RDS: "
+         "CreateDBInstanceReadReplica, https response error StatusCode: 501, RequestID: "
+         "kit-fidelity, api error KitEmulatorFailure: moto failed on rds "
+         "CreateDBInstanceReadReplica (KeyError: 'm'): an emulator gap, not an AWS answer\n")
+SERVER_ERROR = ("Error: creating SQS Queue (q): operation error SQS: CreateQueue, https "
+                "response error StatusCode: 500, RequestID: abc, api error InternalFailure: "
+                "boom\n")
+UNRESOLVED = ('Error: reading S3 Bucket (b) tags: operation error S3 Control: '
+              'ListTagsForResource, exceeded maximum number of attempts, 25, https response '
+              'error StatusCode: 0, RequestID: , request send failed, Get "http://123456789012'
+              '.127.0.0.1:40001/v20180820/tags/arn:aws:s3:::b": dial tcp: lookup '
+              '123456789012.127.0.0.1: no such host\n')
+INTERNET = ('Error: creating IAM Access Key (u): retrieving Public Key (keybase:test): Get '
+            '"https://keybase.io/_/api/1.0/user/lookup.json": dial tcp: lookup keybase.io on '
+            '10.255.255.53:53: no such host\n')
+AWS_REJECTS = ("Error: creating RDS DB Instance (db): operation error RDS: CreateDBInstance, "
+               "https response error StatusCode: 400, RequestID: x, api error "
+               "InvalidParameterValue: The backup window and maintenance window must not "
+               "overlap.\n")
+
+
+def test_an_action_moto_does_not_implement_is_the_kits_error_naming_it() -> None:
+    failure = classify("apply", _failed(NOT_IMPLEMENTED))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("moto.not-implemented",)
+    assert "logs PutDataProtectionPolicy" in str(failure)
+    assert "emulator gap, not an AWS answer" not in failure.reason
+
+
+def test_a_moto_crash_and_a_5xx_answer_are_the_kits_error_naming_the_operation() -> None:
+    failure = classify("apply", _failed(CRASH + "\n" + SERVER_ERROR))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("moto.failure", "moto.server-error")
+    assert "rds CreateDBInstanceReadReplica (KeyError: 'm')" in failure.reason
+    assert "HTTP 500 to SQS CreateQueue" in failure.reason
+
+
+def test_an_emulator_address_that_does_not_resolve_is_the_kits_error() -> None:
+    failure = classify("apply", _failed(UNRESOLVED))
+    assert isinstance(failure, EnvironmentFailure)
+    assert "123456789012.127.0.0.1 does not resolve" in failure.reason
+
+
+def test_a_solution_reaching_the_internet_is_its_own_failure() -> None:
+    # The sandbox has no network by design (the gate refuses network constructs too).
+    failure = classify("apply", _failed(INTERNET))
+    assert isinstance(failure, DeployFailure)
+    assert "keybase.io" in failure.diagnostics
+
+
+def test_a_request_aws_rejects_too_is_the_solutions_with_terraforms_diagnostic() -> None:
+    failure = classify("apply", _failed(AWS_REJECTS))
+    assert isinstance(failure, DeployFailure)
+    assert failure.diagnostics == AWS_REJECTS.strip()
+
+
+def test_a_gap_beside_a_genuine_error_does_not_excuse_it() -> None:
+    # Otherwise a solution could turn its own mistake into an `error` by touching a gap.
+    failure = classify("apply", _failed(NOT_IMPLEMENTED + "\n" + AWS_REJECTS))
+    assert isinstance(failure, DeployFailure)
+
+
+def test_a_known_divergence_is_the_kits_error_naming_it(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    known = divergences.Divergence("ec2.example", r"no matching EC2 Widget found",
+                                   "moto has no widgets; AWS has one per region", "a test",
+                                   "Error: no matching EC2 Widget found")
+    refused = divergences.Divergence("ec2.refused", r"InvalidWidget", "AWS refuses it too",
+                                     "a test", "Error: InvalidWidget", aws_accepts=False)
+    monkeypatch.setattr(divergences, "KNOWN", (known, refused))
+    failure = classify("apply", _failed("Error: no matching EC2 Widget found\n"))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.reason == "emulator gap: ec2.example: moto has no widgets; AWS has one " \
+        "per region"
+    assert isinstance(classify("apply", _failed("Error: InvalidWidget\n")), DeployFailure)
+
+
+def test_every_known_divergence_matches_its_own_evidence() -> None:
+    for known in divergences.KNOWN:
+        assert known.evidence, f"{known.name}: no sample of Terraform's output"
+        found = divergences.gap_of(known.evidence)
+        assert (found.name if found else None) == (known.name if known.aws_accepts else None)
+
+
+def test_an_error_terraform_wrapped_across_lines_is_still_read() -> None:
+    wrapped = ("Error: creating S3 Directory Bucket (b--x-s3)\n\n  with module.m.b,\n\n"
+               "operation error S3: CreateBucket, get identity: get credentials: operation\n"
+               "error S3: CreateSession, https response error StatusCode: 404, RequestID:\n"
+               "x, HostID: y, NoSuchBucket: The specified bucket does not exist\n")
+    failure = classify("apply", _failed(wrapped))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("s3.directory-buckets",)
+
+
+def test_a_timeout_names_what_was_still_in_progress() -> None:
+    text = ("a.b: Creating...\nmodule.k.aws_kms_replica_key.this[0]: Still creating... "
+            "[10s elapsed]\na.b: Still creating... [10s elapsed]\na.b: Creation complete "
+            "after 12s\n")
+    failure = classify("apply", _failed(text, code=None))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.reason == ("timed out after 600 s while "
+                              "module.k.aws_kms_replica_key.this[0] was still creating")

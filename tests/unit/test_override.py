@@ -10,6 +10,7 @@ from kit.deploy.override import (
     OVERRIDE_FILE,
     PROVIDER_FILE,
     SERVICES,
+    ProviderBlock,
     endpoint_env,
     provider_blocks,
     render_provider,
@@ -57,7 +58,7 @@ def test_every_service_block_points_each_service_at_the_endpoint() -> None:
 def test_solution_endpoints_are_replaced_by_the_sandbox(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" {\n  endpoints {\n'
                     '    sqs = "http://127.0.0.1:4566"\n  }\n}\n')
-    assert provider_blocks(parse(sol)) == [(None, True)]
+    assert provider_blocks(parse(sol)) == [ProviderBlock(None, True, None)]
     block = _providers(write_provider_config(sol, parse(sol), URL).read_text())[0]
     assert block["endpoints"][0]["sqs"] == URL
 
@@ -77,12 +78,34 @@ def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) ->
 def test_solution_providers_are_overridden_alias_by_alias(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" { region = "eu-west-1" }\n'
                     'provider "aws" {\n  alias = "dr"\n  region = "us-west-2"\n}\n')
-    assert provider_blocks(parse(sol)) == [(None, False), ("dr", False)]
+    assert provider_blocks(parse(sol)) == [ProviderBlock(None, False, '"eu-west-1"'),
+                                    ProviderBlock("dr", False, '"us-west-2"')]
     written = write_provider_config(sol, parse(sol), URL)
     assert written.name == OVERRIDE_FILE
     blocks = _providers(written.read_text())
     assert [b.get("alias") for b in blocks] == [None, "dr"]
-    assert all(b["region"] == "us-east-1" for b in blocks)
+    assert blocks[0]["region"] == "us-east-1"
+    # The alias keeps its own region (the swap with the default's is proven by a real
+    # apply in tests/integration/test_fidelity.py).
+    assert "us-west-2" in blocks[1]["region"] and "eu-west-1" in blocks[1]["region"]
+
+
+def test_alias_without_region_uses_the_kits_region_and_expressions_are_kept(
+        tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'locals {\n  r = "eu-west-1"\n}\n'
+                    'provider "aws" { region = local.r }\n'
+                    'provider "aws" {\n  alias = "same"\n}\n'
+                    'provider "aws" {\n  alias = "dr"\n  region = var.dr_region\n}\n')
+    blocks = _providers(write_provider_config(sol, parse(sol), URL).read_text())
+    assert blocks[1]["region"] == "us-east-1"
+    assert "var.dr_region" in blocks[2]["region"] and "local.r" in blocks[2]["region"]
+
+
+def test_account_prefixed_hosts_are_proxied_to_the_emulator(tmp_path: Path) -> None:
+    # S3 Control is addressed as <account>.127.0.0.1:<port>; the proxy reaches moto.
+    sol = _solution(tmp_path, "")
+    block = _providers(write_provider_config(sol, parse(sol), URL).read_text())[0]
+    assert block["http_proxy"] == URL
 
 
 def test_reserved_file_name_is_refused(tmp_path: Path) -> None:

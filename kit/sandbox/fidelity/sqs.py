@@ -1,9 +1,4 @@
-"""Fidelity fixes for moto: each restores one documented AWS behaviour moto lacks.
-
-A solution must never fail, or pass, because of an emulator gap. Every fix here is applied
-in the moto server process before it serves, and is proven by a test in
-tests/integration/test_fidelity.py that states the AWS behaviour it restores.
-"""
+"""SQS: attributes and delivery order as AWS has them."""
 
 from __future__ import annotations
 
@@ -149,11 +144,27 @@ def deduplication_outlives_deletion() -> None:
     Queue.add_message = add_message  # type: ignore[method-assign]
 
 
-FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn, receives_are_atomic,
-         deduplication_outlives_deletion)
+def setting_other_attributes_keeps_the_policy() -> None:
+    """SetQueueAttributes without a Policy leaves the queue's policy as it was.
 
+    AWS (SQS API reference, SetQueueAttributes): it sets the attributes given; the others
+    keep their values. moto 5.2 sets the policy to the request's Policy, None when absent,
+    so setting RedriveAllowPolicy or VisibilityTimeout deletes a queue policy set just
+    before (an apply that sets both at once fails at random: "attribute (Policy): empty
+    result").
+    """
+    from moto.sqs.models import Queue
 
-def apply_all() -> None:
-    """Apply every fidelity fix; idempotent."""
-    for fix in FIXES:
-        fix()
+    original = Queue._set_attributes
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None
+                        ) -> None:
+        policy = getattr(self, "policy", None)
+        original(self, attributes, now)
+        if "Policy" not in attributes:
+            self.policy = policy
+
+    _set_attributes._kit_fix = True  # type: ignore[attr-defined]
+    Queue._set_attributes = _set_attributes  # type: ignore[method-assign]

@@ -1,0 +1,170 @@
+"""Known ways the emulator differs from AWS, and how a failed deploy's output shows them.
+
+`classify` (kit/deploy/terraform.py) blames a failed deploy on the emulator only on
+evidence: every error in Terraform's output must be an emulator gap, named here, for the
+deploy to be the kit's `error`. Any other error is Terraform's own diagnostic and the
+solution's `fail`, so a solution cannot turn its own mistake into an `error` (which drops
+the run from the reward) by also touching a gap.
+
+Two kinds of evidence:
+- general signs, which name the action: an action moto does not implement or fails on
+  (kit/sandbox/fidelity/errors.py answers those with NotImplemented or
+  KitEmulatorFailure), any other HTTP 5xx answer, an answer the AWS SDK cannot parse, an
+  emulator address that does not resolve;
+- `KNOWN`: specific refusals found by `make fidelity` (fidelity/corpus) or by the kit's
+  tests, each with the request AWS accepts, the example that shows it and a sample of
+  Terraform's output (checked against the pattern by tests/unit/test_classify.py). A
+  known entry is matched first, so the gap gets its own name.
+
+Divergences the kit has fixed are not listed (kit/sandbox/fidelity/ fixes them, each with
+a test); when a fix lands, its entry goes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """One known difference between moto and AWS."""
+
+    name: str  # stable id: <service>.<what>
+    pattern: str  # regex over one error of Terraform's output
+    gap: str  # what moto does, and what AWS does instead
+    seen_in: str  # where it shows (a corpus example or a test)
+    evidence: str  # an error of Terraform's output that shows it (tested against pattern)
+    aws_accepts: bool = True  # False: AWS refuses it too, so it is no gap (documented only)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The emulator gap one error of a failed deploy shows."""
+
+    name: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.detail}"
+
+
+KNOWN: tuple[Divergence, ...] = (
+    Divergence(
+        "kms.import-key-material",
+        r"moto does not implement kms (GetParametersForImport|ImportKeyMaterial)",
+        "moto cannot import key material into a KMS key with Origin EXTERNAL "
+        "(GetParametersForImport, ImportKeyMaterial); AWS can (aws_kms_external_key with "
+        "key_material_base64)",
+        "kms/complete",
+        "Error: reading KMS External Key (1933f36c) parameters for import: operation error "
+        "KMS: GetParametersForImport, https response error StatusCode: 501, RequestID: , api "
+        "error NotImplemented: moto does not implement kms GetParametersForImport: an "
+        "emulator gap, not an AWS answer"),
+    Divergence(
+        "ds.directory-data-access",
+        r"moto does not implement ds DescribeDirectoryDataAccess",
+        "moto's Directory Service has no DescribeDirectoryDataAccess, which the provider "
+        "reads for every aws_directory_service_directory; AWS has it",
+        "rds/complete-mssql",
+        "Error: reading directory data access: describing Directory Data Access for "
+        "Directory Service Directory (d-e897b5e56e): operation error Directory Service: "
+        "DescribeDirectoryDataAccess, https response error StatusCode: 501, RequestID: , api "
+        "error NotImplemented: moto does not implement ds DescribeDirectoryDataAccess: an "
+        "emulator gap, not an AWS answer"),
+    Divergence(
+        "ec2.vpc-block-public-access",
+        r"moto does not implement ec2 \w*VpcBlockPublicAccess\w*",
+        "moto has no VPC Block Public Access (ModifyVpcBlockPublicAccessOptions, "
+        "CreateVpcBlockPublicAccessExclusion, ...); AWS has",
+        "vpc/block-public-access",
+        "Error: creating VPC Block Public Access Options\n\n  with module.vpc.x,\n\n"
+        "operation error EC2: ModifyVpcBlockPublicAccessOptions, https response error\n"
+        "StatusCode: 501, RequestID: , api error NotImplemented: moto does not\nimplement "
+        "ec2 ModifyVpcBlockPublicAccessOptions: an emulator gap, not an AWS\nanswer"),
+    Divergence(
+        "s3.directory-buckets",
+        r"operation error S3: CreateSession, https response error StatusCode: 404",
+        "moto has no S3 Express One Zone: a directory bucket's CreateSession answers "
+        "NoSuchBucket; AWS creates directory buckets (aws_s3_directory_bucket)",
+        "s3-bucket/directory-bucket",
+        "Error: creating S3 Directory Bucket (b--euw1-az1--x-s3) operation error S3: "
+        "CreateBucket, get identity: get credentials: operation error S3: CreateSession, "
+        "https response error StatusCode: 404, RequestID: x, HostID: y, NoSuchBucket: The "
+        "specified bucket does not exist"),
+    Divergence(
+        "s3.logging-target-permissions",
+        r"api error InvalidTargetBucketForLogging: You must either provide the necessary "
+        r"permissions",
+        "moto refuses PutBucketLogging until the target bucket's policy or ACL already "
+        "grants the logging service; terraform-aws-modules/s3-bucket's complete example "
+        "attaches that policy in parallel with the logging configuration and applies on "
+        "AWS",
+        "s3-bucket/complete",
+        "Error: creating S3 Bucket (s3-bucket-b) Logging: operation error S3: "
+        "PutBucketLogging, https response error StatusCode: 400, RequestID: x, HostID: y, "
+        "api error InvalidTargetBucketForLogging: You must either provide the necessary "
+        "permissions to the logging service using a bucket policy or give the log-delivery "
+        "group WRITE and READ_ACP permissions to the target bucket"),
+)
+
+# The detail ends at the kit's suffix (kit/sandbox/fidelity/errors.py) or where Terraform
+# goes on with the resource's address.
+_DETAIL = r"(?P<detail>.+?)(?=: an emulator gap, not an AWS answer| with |$)"
+_NOT_IMPLEMENTED = re.compile(r"api error NotImplemented: " + _DETAIL)
+_EMULATOR_FAILURE = re.compile(r"api error KitEmulatorFailure: " + _DETAIL)
+_OPERATION = r"operation error (?P<service>[\w ]+): (?P<operation>\w+), "
+_SERVER_ERROR = re.compile(_OPERATION + r"https response error StatusCode: (?P<status>5\d\d)")
+_UNPARSABLE = re.compile(_OPERATION + r"https response error StatusCode: \d+, RequestID: "
+                         r"[^,]*, deserialization failed")
+# Hosts the AWS SDK derives from the sandbox's endpoint (S3 Control: <account>.<host>).
+_UNRESOLVED = re.compile(r"lookup (?P<host>[\w.-]*(?:127\.0\.0\.1|localhost)|"
+                         r"[\w.-]+\.amazonaws\.com)(?::\d+)?(?: on [\d.:]+)?: no such host")
+_ERROR_START = re.compile(r"^Error: ", re.M)
+
+
+def _general(error: str) -> Gap | None:
+    for pattern, name in ((_NOT_IMPLEMENTED, "moto.not-implemented"),
+                          (_EMULATOR_FAILURE, "moto.failure")):
+        found = pattern.search(error)
+        if found:
+            return Gap(name, found.group("detail")[:300])
+    found = _SERVER_ERROR.search(error)
+    if found:
+        return Gap("moto.server-error", f"the emulator answered HTTP {found['status']} to "
+                   f"{found['service']} {found['operation']}")
+    found = _UNPARSABLE.search(error)
+    if found:
+        return Gap("moto.unparsable-answer", f"the AWS SDK cannot parse the emulator's answer "
+                   f"to {found['service']} {found['operation']}")
+    found = _UNRESOLVED.search(error)
+    if found:
+        return Gap("sandbox.unresolved-address", f"the emulator's address {found['host']} "
+                   "does not resolve")
+    return None
+
+
+def gap_of(error: str) -> Gap | None:
+    """The emulator gap one error of Terraform's output shows; None if it shows none."""
+    flat = " ".join(error.split())  # Terraform wraps a long detail across lines
+    for known in KNOWN:
+        if re.search(known.pattern, flat):
+            return Gap(known.name, known.gap) if known.aws_accepts else None
+    return _general(flat)
+
+
+def errors(output: str) -> list[str]:
+    """Each `Error:` diagnostic of Terraform's output (-no-color), with its detail."""
+    starts = [m.start() for m in _ERROR_START.finditer(output)]
+    ends = [*starts[1:], len(output)] if starts else []
+    return [output[a:b].strip() for a, b in zip(starts, ends, strict=True)]
+
+
+def gaps(output: str) -> list[Gap] | None:
+    """The emulator gaps a failed command's output shows, when every error it reports is
+    one (deduplicated, in order); None when any error is not a known gap, or there is
+    none."""
+    found = [gap_of(error) for error in errors(output)]
+    if not found or any(g is None for g in found):
+        return None
+    return list(dict.fromkeys(g for g in found if g is not None))

@@ -1,0 +1,85 @@
+"""Fidelity fixes for moto: each restores one documented AWS behaviour moto lacks.
+
+A solution must never fail, or pass, because of an emulator gap. Every fix here is applied
+in the moto server process (kit/sandbox/moto_main.py) before the service it fixes answers,
+one module per service, and is proven by a test in tests/integration/test_fidelity.py that
+cites the AWS documentation of the behaviour it restores. Gaps that are not fixed are
+listed, with how a failed deploy names them, in kit/deploy/divergences.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kit.sandbox.fidelity import (
+    ec2,
+    elasticache,
+    errors,
+    iam,
+    kms,
+    rds,
+    s3,
+    secretsmanager,
+    sns,
+    sqs,
+)
+
+Fix = Callable[[], None]
+# Before moto serves anything: every IAM backend must be made with the managed policies,
+# and every answer goes through the error handling.
+EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist)
+# The rest per service, keyed as moto names the backend app it makes on a service's first
+# request: a sandbox then starts without importing every service's models (EC2's alone
+# take seconds), and each fix is in place before its service answers.
+BY_SERVICE: dict[str, tuple[Fix, ...]] = {
+    "ec2": (ec2.subnets_filter_by_ipv6_association,
+            ec2.ipv6_only_subnets_count_no_ipv4_addresses,
+            ec2.subnet_attributes_are_stored,
+            ec2.ipv6_association_state_reads_as_a_word,
+            ec2.flow_logs_are_duplicates_only_with_the_same_configuration),
+    "elasticache": (elasticache.cache_subnet_groups_can_be_deleted,),
+    "kms": (kms.replicate_key_takes_its_parameters,),
+    "rds": (rds.touching_windows_are_accepted,
+            rds.every_instance_has_its_own_resource_id,
+            rds.cross_region_replicas_are_made_and_deleted,
+            rds.automated_backups_replicate_to_another_region,
+            rds.performance_insights_settings_read_back),
+    "s3": (s3.bucket_tags_given_at_creation_are_kept,
+           s3.bucket_configurations_are_served,
+           s3.object_lock_configures_a_bucket_with_objects,
+           s3.lifecycle_rules_read_back_as_put),
+    "secretsmanager": (secretsmanager.rotation_schedules_are_kept,
+                       secretsmanager.managed_rotation_can_be_cancelled),
+    "sns": (sns.data_protection_policies_are_stored,),
+    "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
+            sqs.receives_are_atomic, sqs.deduplication_outlives_deletion,
+            sqs.setting_other_attributes_keeps_the_policy),
+}
+FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)
+
+
+def apply_all() -> None:
+    """Apply every fidelity fix now (in-process moto, tests); idempotent."""
+    for fix in FIXES:
+        fix()
+
+
+def install() -> None:
+    """Apply the fixes every service needs now, and each service's own as moto first
+    serves it; call before moto.server.main."""
+    from moto import server
+    from moto.moto_server import werkzeug_app
+
+    for fix in EAGER:
+        fix()
+    create = werkzeug_app.create_backend_app
+
+    def create_backend_app(service: Any) -> Any:
+        for fix in BY_SERVICE.get(str(service), ()):
+            fix()
+        return create(service)
+
+    # moto.server holds its own reference to the factory.
+    werkzeug_app.create_backend_app = create_backend_app
+    server.create_backend_app = create_backend_app  # type: ignore[attr-defined]

@@ -1,0 +1,273 @@
+"""RDS: instance settings as AWS accepts and reports them."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from typing import Any
+
+OVERLAP = "The backup window and maintenance window must not overlap."
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WEEK = 7 * 1440
+_TIME = re.compile(r"^(\d{2}):(\d{2})$")
+_ALPHABET = string.ascii_uppercase + string.digits
+
+
+def _minutes(hh_mm: str) -> int:
+    found = _TIME.match(hh_mm)
+    if found is None:
+        raise ValueError(hh_mm)
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+def windows_overlap(maintenance: str, backup: str) -> bool:
+    """Whether a weekly maintenance window (ddd:hh24:mi-ddd:hh24:mi) and a daily backup
+    window (hh24:mi-hh24:mi) share any time; windows that only touch share none."""
+    start_day, start, end_day, end = _split_maintenance(maintenance)
+    m0 = DAYS.index(start_day) * 1440 + start
+    m1 = DAYS.index(end_day) * 1440 + end
+    if m1 <= m0:
+        m1 += WEEK
+    b0, b1 = (_minutes(t) for t in backup.split("-"))
+    if b1 <= b0:
+        b1 += 1440
+    for day in range(-1, 15):  # every daily backup window the (wrapped) week can meet
+        lo, hi = day * 1440 + b0, day * 1440 + b1
+        if max(lo, m0) < min(hi, m1):
+            return True
+    return False
+
+
+def _split_maintenance(window: str) -> tuple[str, int, str, int]:
+    start, end = window.lower().split("-")
+    start_day, start_time = start.split(":", 1)
+    end_day, end_time = end.split(":", 1)
+    return start_day, _minutes(start_time), end_day, _minutes(end_time)
+
+
+def touching_windows_are_accepted() -> None:
+    """A backup window that ends when the maintenance window starts (or the reverse) is
+    accepted.
+
+    AWS (CreateDBInstance API reference): the backup window "must not conflict with the
+    preferred maintenance window"; windows that only touch share no time. AWS accepts
+    terraform-aws-modules/rds's defaults, `03:00-06:00` with `Mon:00:00-Mon:03:00`; moto
+    5.2 counts an overlap of zero seconds as an overlap and refuses them.
+    """
+    from moto.rds import models
+
+    original = models.valid_preferred_maintenance_window
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def valid_preferred_maintenance_window(maintenance: Any, backup: Any) -> str | None:
+        message = original(maintenance, backup)
+        if message == OVERLAP:
+            try:
+                overlapping = windows_overlap(maintenance, backup)
+            except ValueError:
+                return message  # malformed: moto's own message stands
+            if not overlapping:
+                return original(maintenance, None)  # the maintenance window's own rules
+        return message
+
+    valid_preferred_maintenance_window._kit_fix = True  # type: ignore[attr-defined]
+    models.valid_preferred_maintenance_window = valid_preferred_maintenance_window
+
+
+def every_instance_has_its_own_resource_id() -> None:
+    """Each DB instance, a read replica too, gets a DbiResourceId of its own.
+
+    AWS (DBInstance data type, API reference): DbiResourceId is "the AWS Region-unique,
+    immutable identifier for the DB instance". moto 5.2 gives every instance the same
+    one, and a read replica is a copy of its primary; provider 6.x finds an instance by
+    it, so in a stack with two instances one reads back as the other (a replica's
+    apply waits for an instance it "couldn't find").
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if getattr(DBInstance.__init__, "_kit_fix", False):
+        return
+    original_init = DBInstance.__init__
+    original_replica = RDSBackend.create_db_instance_read_replica
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        self.dbi_resource_id = _resource_id()
+
+    def create_db_instance_read_replica(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        replica = original_replica(self, db_kwargs)
+        replica.dbi_resource_id = _resource_id()
+        return replica
+
+    __init__._kit_fix = True  # type: ignore[attr-defined]
+    DBInstance.__init__ = __init__  # type: ignore[method-assign]
+    RDSBackend.create_db_instance_read_replica = create_db_instance_read_replica  # type: ignore[method-assign]
+
+
+def _resource_id() -> str:
+    """A new DbiResourceId, shaped as AWS's: db- and 26 upper-case letters and digits."""
+    return "db-" + "".join(secrets.choice(_ALPHABET) for _ in range(26))
+
+
+def cross_region_replicas_are_made_and_deleted() -> None:
+    """A read replica in another Region gets that Region's default parameter group unless
+    it names one, and deleting it detaches it from its primary.
+
+    AWS (RDS API reference, CreateDBInstanceReadReplica, DBParameterGroupName): without
+    one, "Amazon RDS uses the DBParameterGroup of the source DB instance for a same Region
+    read replica, or the default DBParameterGroup for the specified DB engine for a
+    cross-Region read replica". moto 5.2 copies the source's group name, which does not
+    exist in the replica's Region (KeyError on every read of the replica), and deletes a
+    cross-Region replica from its primary's list by identifier where it stored the ARN.
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if getattr(DBInstance.remove_replica, "_kit_fix", False):
+        return
+    original_create = RDSBackend.create_db_instance_read_replica
+
+    def create_db_instance_read_replica(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        primary = self.find_db_from_id(db_kwargs["source_db_instance_identifier"])
+        replica = original_create(self, db_kwargs)
+        if replica.region != primary.region and not db_kwargs.get("db_parameter_group_name"):
+            replica.db_parameter_group_name = None  # the engine's default, in its Region
+        return replica
+
+    def remove_replica(self: Any, replica: Any) -> None:
+        for name in (replica.db_instance_identifier, replica.db_instance_arn):
+            if name in self.replicas:
+                self.replicas.remove(name)
+
+    remove_replica._kit_fix = True  # type: ignore[attr-defined]
+    DBInstance.remove_replica = remove_replica  # type: ignore[method-assign]
+    RDSBackend.create_db_instance_read_replica = create_db_instance_read_replica  # type: ignore[method-assign]
+
+
+class ReplicatedBackup:
+    """Automated backups of a DB instance replicated to another Region (read by moto's
+    serializer, attribute by attribute, as a DBInstanceAutomatedBackup)."""
+
+    def __init__(self, source: Any, region: str, retention: int | None,
+                 kms_key_id: str | None) -> None:
+        self.db_instance_arn = source.db_instance_arn
+        self.dbi_resource_id = source.dbi_resource_id
+        self.db_instance_identifier = source.db_instance_identifier
+        self.engine = source.engine
+        self.engine_version = source.engine_version
+        self.allocated_storage = source.allocated_storage
+        self.region = source.region  # the source's, as AWS reports it
+        self.status = "replicating"
+        self.backup_retention_period = retention or source.backup_retention_period
+        self.kms_key_id = kms_key_id
+        self.encrypted = bool(kms_key_id)
+        self.db_instance_automated_backups_arn = (
+            f"arn:aws:rds:{region}:{source.account_id}:auto-backup:ab-"
+            + "".join(secrets.choice(string.ascii_lowercase + string.digits)
+                      for _ in range(26)))
+
+
+def automated_backups_replicate_to_another_region() -> None:
+    """StartDBInstanceAutomatedBackupsReplication / Stop... replicate a DB instance's
+    automated backups to the Region the request is sent to.
+
+    AWS (RDS API reference, StartDBInstanceAutomatedBackupsReplication): called in the
+    destination Region with SourceDBInstanceArn; it returns a DBInstanceAutomatedBackup
+    (Status "replicating") whose DBInstanceAutomatedBackupsArn the source instance lists
+    in DBInstanceAutomatedBackupsReplications; StopDBInstanceAutomatedBackupsReplication
+    ends it. moto 5.2 implements neither (terraform-aws-modules/rds replicates backups to
+    a second Region in its complete examples).
+    """
+    from moto.core.responses import ActionResult
+    from moto.rds.exceptions import DBInstanceNotFoundError
+    from moto.rds.responses import RDSResponse
+
+    if hasattr(RDSResponse, "start_db_instance_automated_backups_replication"):
+        return
+    describe = RDSResponse.describe_db_instance_automated_backups
+
+    def replications(backend: Any) -> dict[str, ReplicatedBackup]:
+        return backend.__dict__.setdefault("kit_replicated_backups", {})
+
+    def start_db_instance_automated_backups_replication(self: Any) -> Any:
+        source = self.backend.find_db_from_id(self._get_param("SourceDBInstanceArn"))
+        backup = ReplicatedBackup(source, self.region, self._get_int_param(
+            "BackupRetentionPeriod"), self._get_param("KmsKeyId"))
+        replications(self.backend)[backup.db_instance_automated_backups_arn] = backup
+        source.db_instance_automated_backups_replications = [
+            *getattr(source, "db_instance_automated_backups_replications", []),
+            {"DBInstanceAutomatedBackupsArn": backup.db_instance_automated_backups_arn}]
+        return ActionResult({"DBInstanceAutomatedBackup": backup})
+
+    def stop_db_instance_automated_backups_replication(self: Any) -> Any:
+        source_arn = self._get_param("SourceDBInstanceArn")
+        found = [b for b in replications(self.backend).values()
+                 if b.db_instance_arn == source_arn]
+        if not found:
+            raise DBInstanceNotFoundError(source_arn)
+        source = self.backend.find_db_from_id(source_arn)
+        for backup in found:
+            del replications(self.backend)[backup.db_instance_automated_backups_arn]
+            source.db_instance_automated_backups_replications = [
+                r for r in getattr(source, "db_instance_automated_backups_replications", [])
+                if r["DBInstanceAutomatedBackupsArn"] != backup.db_instance_automated_backups_arn]
+        return ActionResult({"DBInstanceAutomatedBackup": found[0]})
+
+    def describe_db_instance_automated_backups(self: Any) -> Any:
+        arn = self._get_param("DBInstanceAutomatedBackupsArn")
+        if arn is None:
+            return describe(self)
+        found = [b for b in replications(self.backend).values()
+                 if b.db_instance_automated_backups_arn == arn]
+        return ActionResult({"DBInstanceAutomatedBackups": found})
+
+    RDSResponse.start_db_instance_automated_backups_replication = (  # type: ignore[attr-defined]
+        start_db_instance_automated_backups_replication)
+    RDSResponse.stop_db_instance_automated_backups_replication = (  # type: ignore[attr-defined]
+        stop_db_instance_automated_backups_replication)
+    RDSResponse.describe_db_instance_automated_backups = (  # type: ignore[method-assign]
+        describe_db_instance_automated_backups)
+
+
+PERFORMANCE_INSIGHTS = ("enable_performance_insights", "performance_insights_retention_period",
+                        "performance_insights_kms_key_id")
+
+
+def performance_insights_settings_read_back() -> None:
+    """A DB instance reports the Performance Insights settings it was created or modified
+    with.
+
+    AWS (RDS API reference, CreateDBInstance / DBInstance): EnablePerformanceInsights,
+    PerformanceInsightsRetentionPeriod (7 days unless given) and
+    PerformanceInsightsKMSKeyId read back as PerformanceInsightsEnabled and the two others.
+    moto 5.2 ignores them, so every instance with Performance Insights plans a change
+    right after it is created.
+    """
+    from moto.rds.models import DBInstance, RDSBackend
+
+    if "performance_insights_enabled" in vars(DBInstance):
+        return
+    create = RDSBackend.create_db_instance
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = create(self, db_kwargs)
+        for key in PERFORMANCE_INSIGHTS:
+            if db_kwargs.get(key) is not None:
+                setattr(database, key, db_kwargs[key])
+        return database
+
+    def enabled(self: Any) -> bool:
+        return bool(getattr(self, "enable_performance_insights", False))
+
+    def retention(self: Any) -> int | None:
+        value = self.__dict__.get("kit_insights_retention")
+        return value if value is not None else (7 if enabled(self) else None)
+
+    def set_retention(self: Any, value: int | None) -> None:
+        self.__dict__["kit_insights_retention"] = value
+
+    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
+    DBInstance.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
+    DBInstance.performance_insights_retention_period = property(  # type: ignore[attr-defined]
+        retention, set_retention)

@@ -1,0 +1,79 @@
+"""Secrets Manager: rotation on a schedule, and managed rotation, as AWS runs them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def managed_rotation_can_be_cancelled() -> None:
+    """CancelRotateSecret turns off rotation that runs without a Lambda function.
+
+    AWS (Secrets Manager User Guide, "Managed rotation"): a secret managed by another
+    service (the RDS master user secret, `rds!db-...`) rotates without a Lambda function;
+    terraform-aws-modules/rds schedules it with aws_secretsmanager_secret_rotation, whose
+    destroy calls CancelRotateSecret, and the module's examples destroy on AWS. moto 5.2
+    accepts rotation without a Lambda function but refuses to cancel it ("doesn't already
+    have a Lambda function ARN configured"), so such a stack cannot be destroyed.
+    """
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    original = SecretsManagerBackend.cancel_rotate_secret
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def cancel_rotate_secret(self: Any, secret_id: str) -> str:
+        secret = self.secrets.get(secret_id) if self._is_valid_identifier(secret_id) else None
+        managed = secret is not None and not getattr(secret, "rotation_lambda_arn", None) \
+            and secret.rotation_enabled and not secret.is_deleted()
+        if not managed:
+            return original(self, secret_id)  # moto's answers (AWS's too) stand
+        secret.rotation_enabled = False
+        return secret.to_short_dict()
+
+    cancel_rotate_secret._kit_fix = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.cancel_rotate_secret = cancel_rotate_secret  # type: ignore[method-assign]
+
+
+def rotation_schedules_are_kept() -> None:
+    """RotateSecret with RotationRules.ScheduleExpression (and Duration) turns rotation
+    on, and DescribeSecret returns the rules as given.
+
+    AWS (Secrets Manager API reference, RotateSecret and RotationRulesType): a rotation
+    schedule is AutomaticallyAfterDays or a ScheduleExpression (`rate(15 days)`, a cron
+    expression), with an optional Duration; DescribeSecret reports RotationEnabled and
+    the RotationRules. moto 5.2 keeps only AutomaticallyAfterDays and leaves a scheduled
+    secret's rotation off, so `aws_secretsmanager_secret_rotation` reads back as gone.
+    """
+    from moto.secretsmanager.models import FakeSecret, SecretsManagerBackend
+
+    rotate = SecretsManagerBackend.rotate_secret
+    if getattr(rotate, "_kit_fix", False):
+        return
+    describe = FakeSecret.to_dict
+
+    def rotate_secret(self: Any, secret_id: str, client_request_token: str | None = None,
+                      rotation_lambda_arn: str | None = None,
+                      rotation_rules: dict[str, Any] | None = None,
+                      rotate_immediately: bool = True) -> str:
+        result = rotate(self, secret_id, client_request_token, rotation_lambda_arn,
+                        rotation_rules, rotate_immediately)
+        secret = self.secrets[secret_id]
+        rules = {k: v for k, v in (rotation_rules or {}).items()
+                 if k in ("ScheduleExpression", "Duration")}
+        if rules:
+            secret.kit_rotation_rules = rules
+            secret.rotation_enabled = True
+        return result
+
+    def to_dict(self: Any) -> dict[str, Any]:
+        document = describe(self)
+        if self.rotation_requested and getattr(self, "kit_rotation_rules", None):
+            rules = document.setdefault("RotationRules", {})
+            rules.update(self.kit_rotation_rules)
+            if not rules.get("AutomaticallyAfterDays"):
+                rules.pop("AutomaticallyAfterDays", None)
+        return document
+
+    rotate_secret._kit_fix = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
+    FakeSecret.to_dict = to_dict  # type: ignore[method-assign]
