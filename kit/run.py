@@ -353,7 +353,7 @@ class _Run:
         nemesis = Nemesis(FaultContext(spec, params, recorder, supervisor, bound.gateway,
                                        stopping, bound.proxies, bound.roles,
                                        single_send_keys(plan, module.describe), self.seed,
-                                       self.work))
+                                       self.work, bound.values, bound.harness))
         admin_sqs = aws.client("sqs", self.sandbox.moto.url)
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:

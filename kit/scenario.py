@@ -335,11 +335,15 @@ def _check_faults(scenario: Scenario) -> None:
             raise InputError(f"{where}.duration_seconds: {fault.kind} holds for a window: "
                              "give it a duration above 0")
         try:
-            kind.Params.model_validate(fault.params)
+            params = kind.Params.model_validate(fault.params)
         except ValidationError as exc:
             raise InputError("; ".join(
                 f"{where}.params.{'.'.join(map(str, e['loc']))}: {e['msg']}"
                 for e in exc.errors())) from None
+        unknown = [r for r in kind.references(params) if r not in scenario.resources]
+        if unknown:
+            raise InputError(f"{where}.params: {', '.join(map(repr, unknown))} is not a "
+                             f"declared resource ({', '.join(scenario.resources)})")
 
 
 def _describe(exc: ValidationError) -> str:

@@ -149,8 +149,30 @@ def deduplication_outlives_deletion() -> None:
     Queue.add_message = add_message  # type: ignore[method-assign]
 
 
+def bucket_policies_left_to_the_gateway() -> None:
+    """S3 applies a bucket policy's Deny only when its conditions hold.
+
+    AWS evaluates the Condition block of every statement ("Policy evaluation logic"), so the
+    common `Deny s3:* when aws:SecureTransport is false` never denies an SDK call over
+    HTTPS. moto 5.2 reads bucket policies without their conditions and refuses object
+    calls (403, no body) that such a Deny names. The kit's gateway decides every workload
+    call with the bucket policy, conditions included, before moto sees it; moto serves.
+    """
+    from moto.iam.access_control import PermissionResult
+    from moto.s3.models import FakeBucket
+
+    if getattr(FakeBucket.get_permission, "_kit_fix", False):
+        return
+
+    def get_permission(self: Any, action: str, resource: str) -> Any:
+        return PermissionResult.NEUTRAL
+
+    get_permission._kit_fix = True  # type: ignore[attr-defined]
+    FakeBucket.get_permission = get_permission  # type: ignore[method-assign]
+
+
 FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn, receives_are_atomic,
-         deduplication_outlives_deletion)
+         deduplication_outlives_deletion, bucket_policies_left_to_the_gateway)
 
 
 def apply_all() -> None:

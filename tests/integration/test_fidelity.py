@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kit.sandbox import Sandbox
@@ -45,3 +47,19 @@ def test_released_message_does_not_jump_the_queue(sqs) -> None:  # noqa: ANN001
     bodies = [sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)["Messages"][0]["Body"]
               for _ in range(3)]
     assert bodies == ["second", "third", "first"]
+
+
+def test_a_conditional_bucket_policy_deny_does_not_deny_when_its_condition_fails() -> None:
+    # AWS: a Deny applies only when its Condition holds; over HTTPS (every SDK call),
+    # `aws:SecureTransport = false` does not hold. moto ignored the condition (403).
+    with Sandbox(postgres=False) as sb:
+        s3 = aws.client("s3", sb.moto.url)
+        s3.create_bucket(Bucket="tls-only")
+        s3.put_bucket_policy(Bucket="tls-only", Policy=json.dumps({
+            "Version": "2012-10-17", "Statement": [{
+                "Sid": "DenyInsecureTransport", "Effect": "Deny", "Principal": "*",
+                "Action": "s3:*", "Resource": ["arn:aws:s3:::tls-only",
+                                               "arn:aws:s3:::tls-only/*"],
+                "Condition": {"Bool": {"aws:SecureTransport": "false"}}}]}))
+        s3.put_object(Bucket="tls-only", Key="k", Body=b"x")
+        assert s3.get_object(Bucket="tls-only", Key="k")["Body"].read() == b"x"

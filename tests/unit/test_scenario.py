@@ -58,6 +58,23 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
     (lambda d: d["invariants"].update({"recovery.within_rto": {"rto_secs": 3}}),
      "rto_secs"),
     (lambda d: d.update(surprise=1), "surprise"),
+    (lambda d: d["faults"].update(deny={"kind": "resource_deny", "target": "queue.orders",
+                                         "duration_seconds": 5,
+                                         "params": {"actions": ["sqs:*"],
+                                                    "principal": "role.nobody"}}),
+     "faults.deny.params: 'role.nobody' is not a declared resource"),
+    (lambda d: d["faults"].update(deny={"kind": "resource_deny", "target": "queue.orders",
+                                         "duration_seconds": 5,
+                                         "params": {"actions": ["sqs:*"],
+                                                    "principal": "queue.dlq"}}),
+     "faults.deny.params.principal"),
+    (lambda d: d["faults"].update(rollback={"kind": "policy_rollback", "target": "queue.dlq",
+                                             "duration_seconds": 5,
+                                             "params": {"without": ["sqs:*"]}}),
+     "faults.rollback.target: policy_rollback aims at a policy or role"),
+    (lambda d: d["faults"].update(narrow={"kind": "boundary_tightened",
+                                           "target": "role.worker", "duration_seconds": 5}),
+     "faults.narrow.params.revoke: Field required"),
 ])
 def test_schema_errors_name_the_file_and_field(tmp_path: Path, mutate, field: str) -> None:  # noqa: ANN001
     data = yaml.safe_load(GOOD.read_text())

@@ -1,4 +1,5 @@
-"""IAM faults: a role's permissions are revoked for a window, then restored."""
+"""iam_deny: a role's permissions are revoked for a window by an explicit deny, then
+restored."""
 
 from __future__ import annotations
 
@@ -42,9 +43,11 @@ class IamDeny(FaultKind):
         return {"target": self.ctx.roles[self.ctx.target], "policy": REVOKE_POLICY,
                 "effect": f"explicit deny of {', '.join(self.params.actions)} on *"}
 
-    def heal(self) -> None:
+    def heal(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
         # Already gone (someone healed it by hand) is healed.
         with contextlib.suppress(iam.exceptions.NoSuchEntityException):
             iam.delete_role_policy(RoleName=self._role(), PolicyName=REVOKE_POLICY)
         self.ctx.gateway.invalidate()
+        return {"target": self.ctx.roles[self.ctx.target],
+                "restored": f"inline policy {REVOKE_POLICY} deleted"}
