@@ -71,6 +71,9 @@ def render_provider(endpoint: str, *, alias: str | None = None,
         "  skip_metadata_api_check     = true",
         "  skip_region_validation      = true",
         "  s3_use_path_style           = true",
+        # S3 Control is addressed as <account>.<host>, which no resolver knows: the SDK
+        # proxies every non-loopback host, and moto serves a request in proxy form.
+        f'  http_proxy                  = "{endpoint}"',
     ]
     if chosen:
         lines += ["  endpoints {",

@@ -8,7 +8,7 @@ from kit import cli
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["eval", "nosuch"], "unknown scenario 'nosuch'; known: order-pipeline"),
+    (["eval", "nosuch"], "unknown scenario 'nosuch'; known: "),
     (["eval", "order-pipeline", "--solution", "/nonexistent"], "/nonexistent does not exist"),
     (["eval", "order-pipeline", "--fault", "meteor"], "unknown fault 'meteor'"),
     (["validate", "order-pipeline", "--only", "golden", "--only", "nosuch"],
