@@ -66,6 +66,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     from kit import scenario
 
     for name in scenario.known():
+        if args.names:
+            print(name)
+            continue
         sc = scenario.load(name)
         print(f"{name}: {sc.summary.strip()}")
         print(f"  faults: {', '.join(sc.faults)}")
@@ -164,8 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
-    sub.add_parser("list", parents=[roots],
-                   help="list the scenarios, their faults and invariants")
+    ls = sub.add_parser("list", parents=[roots],
+                        help="list the scenarios, their faults and invariants")
+    ls.add_argument("--names", action="store_true", help="only the names, one per line")
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")

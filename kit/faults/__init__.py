@@ -6,7 +6,6 @@ import threading
 from typing import Any
 
 from kit.faults.base import (
-    TRIGGER_TIMEOUT,
     FaultBroken,
     FaultContext,
     FaultKind,
@@ -62,7 +61,8 @@ class Nemesis(threading.Thread):
             if spec.kind == "none":
                 return
             wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= spec.trigger.after_recorded,
-                     TRIGGER_TIMEOUT, f"{spec.trigger.after_recorded} messages recorded")
+                     spec.trigger.timeout_seconds,
+                     f"{spec.trigger.after_recorded} messages recorded")
             if ctx.stopping.is_set():
                 return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind](ctx)
