@@ -106,6 +106,10 @@ class FaultKind:
         """An attribute of the target resource in this run (`arn`, `url`, `name`)."""
         return self.ctx.values[f"{self.ctx.target}.{attribute}"]
 
+    def role_name(self) -> str:
+        """The name of the target role (the last part of its ARN)."""
+        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
+
 
 def wait_for(ctx: FaultContext, condition: Any, timeout: float, what: str) -> None:
     """Wait (bounded) until `condition()` holds, woken by every recorded op; raise

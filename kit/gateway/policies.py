@@ -25,6 +25,7 @@ from botocore.exceptions import ClientError
 
 from kit.gateway.actions import REGION, secret_pattern
 from kit.iam import Policy, PolicyError, parse_policy
+from kit.workload import resource_policies
 
 ClientFactory = Callable[[str], Any]
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
@@ -248,14 +249,15 @@ class PolicyStore:
     def object_key(self, bucket: str, key: str) -> str | None:
         """The customer managed key an S3 object is encrypted with (read each time: objects
         change without the gateway knowing)."""
-        try:
-            head = self._client("s3").head_object(Bucket=bucket, Key=key)
-        except ClientError as exc:
-            if not _missing(exc):
-                raise
-            return None
+        head = _optional(lambda: self._client("s3").head_object(Bucket=bucket, Key=key)) or {}
         ref = head.get("SSEKMSKeyId") if head.get("ServerSideEncryption") == "aws:kms" else None
         return self.customer_key(ref)
+
+    def customer_key(self, ref: str | None) -> str | None:
+        """The ARN of the customer managed key `ref` (id, ARN or alias) names; None for none,
+        an AWS managed key (usable by the whole account through its service) or a key that
+        does not exist."""
+        return resource_policies.customer_key(self._client, ref)
 
     def secret_arn(self, name: str) -> str | None:
         """The full ARN (with its random suffix) of secret `name`; None when it is missing."""
@@ -291,39 +293,13 @@ class PolicyStore:
 
     def _read_bucket(self, name: str) -> Resource:
         arn = f"arn:aws:s3:::{name}"
-        s3 = self._client("s3")
-        text = self._optional(lambda: s3.get_bucket_policy(Bucket=name)["Policy"])
-        rules = self._optional(lambda: s3.get_bucket_encryption(Bucket=name)[
-            "ServerSideEncryptionConfiguration"]["Rules"]) or []
-        defaults = [r.get("ApplyServerSideEncryptionByDefault", {}) for r in rules]
-        ref = next((d.get("KMSMasterKeyID") for d in defaults
-                    if d.get("SSEAlgorithm", "").startswith("aws:kms")), None)
+        found = _optional(lambda: resource_policies.bucket(self._client, arn))
+        text, ref = found or (None, None)
         return _with_policy(arn, text, {}, self.customer_key(ref))
 
     def _read_key(self, arn: str) -> Resource:
-        text = self._optional(lambda: self._client("kms").get_key_policy(
-            KeyId=arn, PolicyName="default")["Policy"])
+        text = _optional(lambda: resource_policies.key_policy(self._client, arn))
         return _with_policy(arn, text, {}) if text else Resource(arn, exists=False)
-
-    def customer_key(self, ref: str | None) -> str | None:
-        """The ARN of the customer managed key `ref` (id, ARN or alias) names; None for none,
-        an AWS managed key (`alias/aws/sqs`: usable by the whole account through its
-        service) or a key that does not exist."""
-        if not ref or ref.startswith("alias/aws/") or ":alias/aws/" in ref:
-            return None
-        meta = self._optional(lambda: self._client("kms").describe_key(KeyId=ref)[
-            "KeyMetadata"])
-        return meta["Arn"] if meta and meta.get("KeyManager") == "CUSTOMER" else None
-
-    @staticmethod
-    def _optional(call: Callable[[], Any]) -> Any:
-        """The call's result, or None when the service says there is no such thing."""
-        try:
-            return call()
-        except ClientError as exc:
-            if not _missing(exc):
-                raise
-            return None
 
     def _read_secret(self, secret_id: str) -> Resource:
         secrets = self._client("secretsmanager")
@@ -337,6 +313,16 @@ class PolicyStore:
                 self.account, secret_id, self.region)
             return Resource(arn, exists=False)
         return _with_policy(described["ARN"], text, _tags(described.get("Tags")))
+
+
+def _optional(call: Callable[[], Any]) -> Any:
+    """The call's result, or None when the service says there is no such thing."""
+    try:
+        return call()
+    except ClientError as exc:
+        if not _missing(exc):
+            raise
+        return None
 
 
 def _with_policy(arn: str, text: str | None, tags: Mapping[str, str],

@@ -44,12 +44,9 @@ class BoundaryTightened(FaultKind):
         self.before: str | None = None
         self.during: str | None = None
 
-    def _role(self) -> str:
-        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
-
     def start(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
-        role = iam.get_role(RoleName=self._role())["Role"]
+        role = iam.get_role(RoleName=self.role_name())["Role"]
         self.before = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
         current = ALLOW_ALL
         if self.before:
@@ -58,9 +55,9 @@ class BoundaryTightened(FaultKind):
                 "PolicyVersion"]["Document"])
         tightened = without_grants(current, self.params.revoke)
         self.during = iam.create_policy(
-            PolicyName=f"kit-boundary-{self._role()}"[:128], Path="/kit/",
+            PolicyName=f"kit-boundary-{self.role_name()}"[:128], Path="/kit/",
             PolicyDocument=json.dumps(tightened))["Policy"]["Arn"]
-        iam.put_role_permissions_boundary(RoleName=self._role(),
+        iam.put_role_permissions_boundary(RoleName=self.role_name(),
                                           PermissionsBoundary=self.during)
         self.ctx.gateway.invalidate()
         return {"target": role["Arn"], "boundary_before": self.before,
@@ -71,15 +68,15 @@ class BoundaryTightened(FaultKind):
     def heal(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
         if self.before:
-            iam.put_role_permissions_boundary(RoleName=self._role(),
+            iam.put_role_permissions_boundary(RoleName=self.role_name(),
                                               PermissionsBoundary=self.before)
         else:
             with contextlib.suppress(iam.exceptions.NoSuchEntityException):
-                iam.delete_role_permissions_boundary(RoleName=self._role())
+                iam.delete_role_permissions_boundary(RoleName=self.role_name())
         if self.during:
             with contextlib.suppress(iam.exceptions.NoSuchEntityException):
                 iam.delete_policy(PolicyArn=self.during)
         self.ctx.gateway.invalidate()
-        restored, self.during = self.during, None
-        return {"target": self.ctx.roles[self.ctx.target], "boundary": self.before,
-                "restored": f"boundary {self.before or 'removed'}; {restored} deleted"}
+        deleted, self.during = self.during, None
+        return {"target": self.ctx.roles[self.ctx.target], "boundary_restored": self.before,
+                "deleted": deleted}

@@ -50,9 +50,9 @@ class PolicyRollback(FaultKind):
     def _candidates(self) -> list[str]:
         if self.ctx.target.startswith("policy."):
             return [self.value("arn")]
-        role = self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
         iam = self.ctx.gateway.admin_client("iam")
-        attached = iam.list_attached_role_policies(RoleName=role)["AttachedPolicies"]
+        attached = iam.list_attached_role_policies(RoleName=self.role_name())[
+            "AttachedPolicies"]
         return [p["PolicyArn"] for p in attached if ":aws:policy/" not in p["PolicyArn"]]
 
     def start(self) -> dict[str, Any]:

@@ -38,12 +38,9 @@ class StatementRemoved(FaultKind):
         super().__init__(ctx)
         self.originals: dict[str, dict[str, Any]] = {}  # inline policy name -> document
 
-    def _role(self) -> str:
-        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
-
     def start(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
-        role = self._role()
+        role = self.role_name()
         names = iam.list_role_policies(RoleName=role)["PolicyNames"]
         removed: dict[str, list[dict[str, Any]]] = {}
         for name in (n for n in names if self.params.policy in (None, n)):
@@ -69,7 +66,7 @@ class StatementRemoved(FaultKind):
         iam = self.ctx.gateway.admin_client("iam")
         for name, original in self.originals.items():
             with contextlib.suppress(iam.exceptions.NoSuchEntityException):
-                iam.put_role_policy(RoleName=self._role(), PolicyName=name,
+                iam.put_role_policy(RoleName=self.role_name(), PolicyName=name,
                                     PolicyDocument=json.dumps(original))
         self.ctx.gateway.invalidate()
         restored = sorted(self.originals)

@@ -45,17 +45,15 @@ class TrustNarrowed(FaultKind):
         super().__init__(ctx)
         self.original: dict[str, Any] | None = None
 
-    def _role(self) -> str:
-        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
-
     def start(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
-        self.original = parse(iam.get_role(RoleName=self._role())["Role"][
+        self.original = parse(iam.get_role(RoleName=self.role_name())["Role"][
             "AssumeRolePolicyDocument"])
         narrowed = {"Version": VERSION, "Statement": [{
             "Effect": "Allow", "Principal": {"AWS": self.params.trusted},
             "Action": "sts:AssumeRole"}]}
-        iam.update_assume_role_policy(RoleName=self._role(), PolicyDocument=json.dumps(narrowed))
+        iam.update_assume_role_policy(RoleName=self.role_name(),
+                                      PolicyDocument=json.dumps(narrowed))
         self.ctx.gateway.invalidate()
         return {"target": self.ctx.roles[self.ctx.target], "trust_during": narrowed,
                 "effect": f"only {self.params.trusted} may assume the role; existing "
@@ -65,7 +63,7 @@ class TrustNarrowed(FaultKind):
     def heal(self) -> dict[str, Any]:
         if self.original is not None:
             self.ctx.gateway.admin_client("iam").update_assume_role_policy(
-                RoleName=self._role(), PolicyDocument=json.dumps(self.original))
+                RoleName=self.role_name(), PolicyDocument=json.dumps(self.original))
             self.ctx.gateway.invalidate()
         return {"target": self.ctx.roles[self.ctx.target], "restored": "the trust policy "
                 "as it was", "harness_can_assume": self._probe()}
