@@ -12,6 +12,11 @@ IAM principal"), so the call fails unless the caller may use the key:
 The KMS request carries kms:ViaService, kms:CallerAccount, the encryption context the
 service uses (`aws:sqs:arn`, `aws:s3:arn`) and aws:ViaAWSService = true (AWS: global
 condition keys). An AWS managed key (alias/aws/sqs, aws/s3) needs none of this.
+
+AWS asks KMS less often than every call: SQS reuses a data key for
+KmsDataKeyReusePeriodSeconds, S3 Bucket Keys for a while, and a receive that returns no
+message decrypts nothing. The kit asks on every call, the moment a cached key has just
+expired: a permission taken away is refused at once, as it will be soon enough on AWS.
 """
 
 from __future__ import annotations
