@@ -24,6 +24,7 @@ each kind from an output; the others are derived by the kit):
 | `key`      | arn (declared)                                                           |
 | `secret`   | arn (declared)                                                           |
 | `topic`    | arn (declared)                                                           |
+| `policy`   | arn (declared: a customer managed IAM policy, e.g. a baseline boundary)  |
 
 Besides these, `endpoint.aws` names the workers' AWS endpoint and `workers` the worker
 processes: faults may target them.
@@ -42,6 +43,7 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "key": ("arn",),
     "secret": ("arn",),
     "topic": ("arn",),
+    "policy": ("arn",),
 }
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")

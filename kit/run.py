@@ -35,7 +35,7 @@ from kit.iam.usage import used_vs_granted
 from kit.sandbox import Sandbox, support
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
-from kit.workload.observer import Observer
+from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
 from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
@@ -45,7 +45,8 @@ QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
 GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
 # Judged from the deployed configuration alone: they stand even when nothing ran.
-STATIC = ("iam.required_access", "iam.least_privilege", "rds.hardening")
+STATIC = ("iam.required_access", "iam.least_privilege", "iam.resource_exposure",
+          "iam.permissions_boundary", "encryption.at_rest", "rds.hardening")
 
 
 @dataclass
@@ -356,7 +357,7 @@ class _Run:
         scenario, recorder = self.scenario, self.recorder
         module = scenario.workload_module
         plan = module.plan(self.seed, scenario.workload_params)
-        producer_spec, effects = scenario.workload.producer, scenario.workload.effects
+        producer_spec = scenario.workload.producer
         home = self.work / "worker-home"
         home.mkdir()
         spec = scenario.faults[self.fault]
@@ -384,13 +385,12 @@ class _Run:
                        bound.session(producer_spec.role, "producer")),
             producer_spec.queue, queue_url, plan, module.describe,
             producer_spec.interval_seconds, recorder)
-        observer = Observer(bound.databases[effects.database], effects.table,
-                            scenario.messages.key, recorder)
+        observer = self._observer(bound)
         params = kind.Params.model_validate(spec.params) if kind else None
         nemesis = Nemesis(FaultContext(spec, params, recorder, supervisor, bound.gateway,
                                        stopping, bound.proxies, bound.roles,
                                        single_send_keys(plan, module.describe), self.seed,
-                                       self.work))
+                                       self.work, bound.values, bound.harness))
         admin_sqs = aws.client("sqs", self.sandbox.moto.url)
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:
@@ -418,6 +418,27 @@ class _Run:
                 raise thread.error if isinstance(thread.error, KitError) else KitError(
                     f"{thread.name} failed: {thread.error!r}")
 
+    def _observer(self, bound: Bound) -> Observer | BucketObserver:
+        """The watcher of the scenario's effects: a database table or a bucket's objects."""
+        effects, key = self.scenario.workload.effects, self.scenario.messages.key
+        if effects.bucket:
+            return BucketObserver(aws.client("s3", self.sandbox.moto.url),
+                                  bound.values[f"{effects.bucket}.name"], effects.prefix, key,
+                                  self.recorder)
+        assert effects.database is not None and effects.table is not None
+        return Observer(bound.databases[effects.database], effects.table, key, self.recorder)
+
+    def _effect_rows(self, bound: Bound) -> tuple[list[dict[str, Any]],
+                                                  dict[str, list[dict[str, Any]]]]:
+        """(the effect rows, every table of the effects database) at the end."""
+        effects = self.scenario.workload.effects
+        if effects.bucket:
+            s3 = aws.client("s3", self.sandbox.moto.url)
+            return final.objects(s3, bound.values[f"{effects.bucket}.name"], effects.prefix), {}
+        assert effects.database is not None and effects.table is not None
+        tables = final.tables(bound.databases[effects.database])
+        return tables.get(effects.table, []), tables
+
     # --- observe ---------------------------------------------------------------------
 
     def observe(self, bound: Bound) -> FinalState:
@@ -426,7 +447,7 @@ class _Run:
         moto = self.sandbox.moto.url
         admin_sqs = aws.client("sqs", moto)
         rds = aws.client("rds", moto)
-        tables = final.tables(bound.databases[scenario.workload.effects.database])
+        rows, tables = self._effect_rows(bound)
         kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
         describe = scenario.workload_module.describe
         queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)
@@ -440,13 +461,13 @@ class _Run:
                              clients=lambda service: aws.client(service, moto))
         assert self.config is not None
         return FinalState(
-            effects=final.effects(tables.get(scenario.workload.effects.table, []),
-                                  scenario.messages.key),
+            effects=final.effects(rows, scenario.messages.key),
             tables=tables, queues=queues, db_instances=instances,
             rds_config=inspect.rds_config(self.config), iam=iam)
 
 
-def _await_quiescence(sqs: Any, queue_url: str, valid: set[str], observer: Observer,
+def _await_quiescence(sqs: Any, queue_url: str, valid: set[str],
+                      observer: Observer | BucketObserver,
                       timeout: float) -> None:
     """Wait (bounded) until every valid key is recorded and the queue is empty, or until
     the queue has held nothing, visible or in flight, for QUIET_SECONDS: then nothing more

@@ -83,11 +83,31 @@ class Producer(Strict):
 
 
 class Effects(Strict):
-    """Where a processed message leaves its mark: a table of a database resource, one row
-    per key (the key column is named like the message key)."""
+    """Where a processed message leaves its mark, one per key: a row of `table` in a database
+    resource (the key column is named like the message key), or a JSON object under
+    `prefix` in a bucket resource (its body holds the message's fields, the key among them)."""
 
-    database: str
-    table: str
+    database: str | None = None
+    table: str | None = None
+    bucket: str | None = None
+    prefix: str = ""
+
+    @model_validator(mode="after")
+    def _one_store(self) -> Effects:
+        table = self.database is not None and self.table is not None
+        if table == (self.bucket is not None) or (self.database is None) != (self.table is None):
+            raise ValueError("give either database and table, or bucket (and prefix)")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """The kind of resource that holds the effects: database or bucket."""
+        return "bucket" if self.bucket else "database"
+
+    @property
+    def resource(self) -> str:
+        """The resource that holds the effects."""
+        return self.bucket or self.database or ""
 
 
 class Workload(Strict):
@@ -287,7 +307,8 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
     refs = {"workers.role": (scenario.workers.role, "role"),
             "workload.producer.role": (scenario.workload.producer.role, "role"),
             "workload.producer.queue": (scenario.workload.producer.queue, "queue"),
-            "workload.effects.database": (scenario.workload.effects.database, "database")}
+            f"workload.effects.{scenario.workload.effects.kind}": (
+                scenario.workload.effects.resource, scenario.workload.effects.kind)}
     baseline = _baseline_outputs(scenario)
     for where, binding, allowed in where_what:
         try:
@@ -338,11 +359,15 @@ def _check_faults(scenario: Scenario) -> None:
             raise InputError(f"{where}.duration_seconds: {fault.kind} holds for a window: "
                              "give it a duration above 0")
         try:
-            kind.Params.model_validate(fault.params)
+            params = kind.Params.model_validate(fault.params)
         except ValidationError as exc:
             raise InputError("; ".join(
                 f"{where}.params.{'.'.join(map(str, e['loc']))}: {e['msg']}"
                 for e in exc.errors())) from None
+        unknown = [r for r in kind.references(params) if r not in scenario.resources]
+        if unknown:
+            raise InputError(f"{where}.params: {', '.join(map(repr, unknown))} is not a "
+                             f"declared resource ({', '.join(scenario.resources)})")
 
 
 def _describe(exc: ValidationError) -> str:

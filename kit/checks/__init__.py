@@ -8,9 +8,12 @@ loader can validate an invariant's params (`kit.checks.params.resolve`) before a
 from __future__ import annotations
 
 from kit.checks import (
+    boundary,
     concurrency,
     delivery,
     deploy,
+    encryption,
+    exposure,
     hardening,
     idempotency,
     least_privilege,
@@ -31,6 +34,9 @@ REGISTRY: dict[str, Checker] = {
     "rds.hardening": hardening.check_rds_hardening,
     "iam.required_access": least_privilege.check_required_access,
     "iam.least_privilege": least_privilege.check_least_privilege,
+    "iam.resource_exposure": exposure.check_resource_exposure,
+    "iam.permissions_boundary": boundary.check_permissions_boundary,
+    "encryption.at_rest": encryption.check_at_rest,
     "workload.workers_start": workers.check_workers_start,
     "workload.fault_injected": workers.check_fault_injected,
 }
@@ -50,6 +56,9 @@ DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "rds.hardening": dict(hardening.DEFAULTS),
     "iam.required_access": dict(least_privilege.REQUIRED_DEFAULTS),
     "iam.least_privilege": dict(least_privilege.LEAST_DEFAULTS),
+    "iam.resource_exposure": dict(exposure.DEFAULTS),
+    "iam.permissions_boundary": dict(boundary.DEFAULTS),
+    "encryption.at_rest": dict(encryption.DEFAULTS),
     "workload.workers_start": {},
     "workload.fault_injected": {},
 }

@@ -13,9 +13,11 @@ final.iam layout:
     `<resource>.kms_key` for each resource encrypted with a customer managed key),
   resource_policies: {resource name: policy document}  (optional: a queue, bucket or
     secret policy, a KMS key policy; a resource without one is absent),
-  roles: {name: {arn, trust, policies: {policy name: document}, boundary: document|None}}
+  roles: {name: {arn, trust, policies: {policy name: document}, boundary: document|None,
+                 boundary_arn: str|None}}
 
-Params name resources by their final.iam name, `*`, or a literal ARN. A pair on
+Params name resources by their final.iam name, `*`, or a literal ARN; a bucket's objects
+are `<bucket name>/*` (kit.iam.effective). A pair on
 `<resource>.kms_key` is an allowance (or requirement) that holds only when the resource uses
 a customer managed key: e.g. [kms:Decrypt, queue.kms_key] lets a consumer of a queue
 encrypted with its own key decrypt with that key, and nothing else.

@@ -13,7 +13,14 @@ from kit.faults.base import (
     wait_for,
 )
 from kit.faults.clock import ClockSkew
-from kit.faults.iam import IamDeny
+from kit.faults.iam import (
+    BoundaryTightened,
+    IamDeny,
+    PolicyRollback,
+    ResourceDeny,
+    StatementRemoved,
+    TrustNarrowed,
+)
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
 from kit.faults.process import WorkerCrash
@@ -24,6 +31,11 @@ FAULTS: dict[str, type[FaultKind]] = {
     "network_outage": NetworkOutage,
     "network_latency": NetworkLatency,
     "iam_deny": IamDeny,
+    "policy_rollback": PolicyRollback,
+    "boundary_tightened": BoundaryTightened,
+    "statement_removed": StatementRemoved,
+    "resource_deny": ResourceDeny,
+    "trust_narrowed": TrustNarrowed,
     "clock_skew": ClockSkew,
 }
 KINDS = ("none", *FAULTS)
@@ -59,8 +71,9 @@ class Nemesis(threading.Thread):
             try:
                 fault.window()
             finally:
-                fault.heal()
-                ctx.recorder.record("nemesis", "fault_end", fault=spec.kind, detail=detail)
+                restored = fault.heal()
+                ctx.recorder.record("nemesis", "fault_end", fault=spec.kind,
+                                    detail=restored if restored is not None else detail)
         except FaultNotInjected as exc:
             ctx.recorder.record("nemesis", "fault_not_injected", fault=spec.kind,
                                 reason=str(exc))

@@ -3,6 +3,8 @@
 A fault kind is one class: `Params` (a pydantic model of `params` in scenario.yaml),
 `targets` (what it may be aimed at: resource kinds such as "database", or the special
 targets "endpoint.aws" and "workers"), and start / window / heal. Healing is not optional.
+start() returns what it changed and heal() what it restored (the fault_start and fault_end
+details of the history).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from kit.gateway.server import Gateway
     from kit.sandbox.toxiproxy import Proxy
     from kit.scenario import Fault
+    from kit.workload.aws import Credentials
     from kit.workload.supervisor import Supervisor
 
 class FaultNotInjected(Exception):
@@ -56,6 +59,8 @@ class FaultContext:
     single_send_keys: frozenset[str] = frozenset()
     seed: int = 0  # the run's seed: a fault that draws anything draws from it
     work: Path = Path()  # the run's private work directory
+    values: Mapping[str, Any] = field(default_factory=dict)  # bindings: "queue.jobs.url"...
+    harness: Credentials | None = None  # the principal that assumes the roles
 
     @property
     def target(self) -> str:
@@ -73,6 +78,11 @@ class FaultKind:
     def __init__(self, ctx: FaultContext) -> None:
         self.ctx = ctx
         self.params: Any = ctx.params
+
+    @staticmethod
+    def references(params: Any) -> list[str]:
+        """The scenario resources its params name (checked when the scenario loads)."""
+        return []
 
     @staticmethod
     def worker_env(work: Path) -> dict[str, str]:
@@ -93,8 +103,17 @@ class FaultKind:
         if self.timed:
             self.ctx.stopping.wait(self.ctx.spec.duration_seconds)
 
-    def heal(self) -> None:
-        """Undo the fault (idempotent)."""
+    def heal(self) -> dict[str, Any] | None:
+        """Undo the fault (idempotent); returns what was restored (None: as start said)."""
+        return None
+
+    def value(self, attribute: str) -> Any:
+        """An attribute of the target resource in this run (`arn`, `url`, `name`)."""
+        return self.ctx.values[f"{self.ctx.target}.{attribute}"]
+
+    def role_name(self) -> str:
+        """The name of the target role (the last part of its ARN)."""
+        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
 
 
 def wait_for(ctx: FaultContext, condition: Any, timeout: float, what: str) -> None:

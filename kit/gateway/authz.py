@@ -3,7 +3,8 @@
 The identity side is the caller's role (or user): inline and attached managed policies,
 permissions boundary, and the session policies of an AssumeRole that passed through the
 gateway. The resource side is the resource's own policy where the service has one: the
-SQS queue policy, the S3 bucket policy, the secret's resource policy, and for
+SQS queue policy, the S3 bucket policy, the secret's resource policy, the KMS key policy
+(for the key use a call implies, kit/gateway/encryption.py), and for
 sts:AssumeRole the target role's trust policy (evaluated with AWS's trust-policy rule).
 """
 
@@ -59,7 +60,7 @@ class Authorizer:
                             f"{resource.problems[0]}")
         if check.action in _TRUST_ACTIONS and trust is None:
             return Decision("ImplicitDeny", (), f"the role {check.resource} does not exist")
-        context = self._context(session, identity, call, resource, source_ip, region)
+        context = self._context(session, identity, call, check, resource, source_ip, region)
         request = Request(session.principal_arn or identity.arn, check.action, check.resource,
                           context, identity.arn if identity.kind == "role" else None)
         sessions = list(session.session_policies)
@@ -87,12 +88,14 @@ class Authorizer:
             return self.store.bucket(arn[len("arn:aws:s3:::"):].split("/", 1)[0]), None
         if arn.startswith("arn:aws:secretsmanager:") and not arn.endswith("-??????"):
             return self.store.secret(arn), None
+        if arn.startswith("arn:aws:kms:"):  # a key policy gates identity policies too
+            return self.store.key(arn), None
         if arn.startswith("arn:aws:iam:"):  # IAM resources have tags, not policies
             target = self.store.identity(arn)
             return (Resource(arn, None, target.tags) if target is not None else None), None
         return None, None
 
-    def _context(self, session: Session, identity: Identity, call: Call,
+    def _context(self, session: Session, identity: Identity, call: Call, check: Check,
                  resource: Resource | None, source_ip: str,
                  region: str) -> dict[str, ContextValue]:
         """The global condition keys as AWS would set them for this request (IAM User
@@ -113,6 +116,9 @@ class Authorizer:
           spelling for Secrets Manager and IAM): from the emulator's tags.
         - request keys of the call (aws:RequestTag/*, aws:TagKeys, ...): from the
           request itself (kit/gateway/actions).
+        - the check's own keys: a KMS request a service makes on the caller's behalf
+          carries kms:ViaService, kms:CallerAccount, the encryption context and
+          aws:ViaAWSService true (kit/gateway/encryption.py).
         """
         now = datetime.now(UTC)
         context: dict[str, ContextValue] = {
@@ -134,4 +140,5 @@ class Authorizer:
                 if call.service in ("secretsmanager", "iam"):
                     context[f"{call.service}:ResourceTag/{key}"] = value
         context.update(call.context)
+        context.update(check.context)
         return context

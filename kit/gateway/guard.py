@@ -13,7 +13,7 @@ import re
 import threading
 
 from kit.errors import KitError
-from kit.gateway import actions, replies, sigv4
+from kit.gateway import actions, encryption, replies, sigv4
 from kit.gateway.authz import Authorizer
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
@@ -64,10 +64,13 @@ class Guard:
         """The session and call of an allowed request; raises Refused with the error reply."""
         session, auth = self._authenticate(method, path, headers, body)
         account = (session.principal_arn or "").split(":")[4:5]
+        caller_account = account[0] if account else self.account
         call = actions.describe(method, path, headers, body, service=auth.service,
-                                account=account[0] if account else self.account,
-                                region=auth.region,
+                                account=caller_account, region=auth.region,
                                 names=self.store if session.enforced else None)
+        if session.enforced:
+            call = encryption.with_key_use(call, method, caller_account, auth.region,
+                                           self.store)
         self._authorize(session, call, client_ip, auth.region, method)
         return session, call
 
@@ -151,8 +154,11 @@ class Guard:
                                  deciding=[str(ref) for ref in decision.deciding],
                                  reason=decision.reason)
             if not decision.allowed:
+                # SQS names a refused key use KmsAccessDenied; S3 says AccessDenied.
+                code = "KmsAccessDenied" if call.service == "sqs" and \
+                    check.action.startswith("kms:") else "AccessDenied"
                 raise Refused(replies.error(
-                    call.service, call.protocol, "AccessDenied",
+                    call.service, call.protocol, code,
                     replies.access_denied_message(principal, check.action, check.resource,
                                                   decision.reason), head=method == "HEAD"))
 

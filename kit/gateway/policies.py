@@ -2,8 +2,9 @@
 
 Identity policies (inline + attached managed, and a user's groups), permissions boundaries,
 trust policies and tags come from one paginated `GetAccountAuthorizationDetails` call per
-fill; resource policies and resource tags (SQS queues, S3 buckets, secrets) are read per
-resource on first use. Everything is parsed once per fill and kept until `invalidate()`,
+fill; resource policies and resource tags (SQS queues, S3 buckets, secrets, KMS keys) are
+read per resource on first use, with the customer managed key a queue or bucket is
+encrypted with. Everything is parsed once per fill and kept until `invalidate()`,
 which the gateway calls after every call that may change them, and the kit after its own
 changes (faults): policy changes take effect on the next request.
 
@@ -24,10 +25,12 @@ from botocore.exceptions import ClientError
 
 from kit.gateway.actions import REGION, secret_pattern
 from kit.iam import Policy, PolicyError, parse_policy
+from kit.workload import resource_policies
 
 ClientFactory = Callable[[str], Any]
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
-            "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException"}
+            "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException", "NotFoundException",
+            "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class Resource:
     tags: Mapping[str, str] = field(default_factory=dict)
     exists: bool = True
     problems: tuple[str, ...] = ()
+    kms_key: str | None = None  # the customer managed key it is encrypted with (its ARN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +242,23 @@ class PolicyStore:
         """A secret's resource policy and tags, by name or ARN; `arn` is its full ARN."""
         return self._resource(f"secret:{secret_id}", lambda: self._read_secret(secret_id))
 
+    def key(self, arn: str) -> Resource:
+        """A KMS key's key policy (every key has one)."""
+        return self._resource(f"kms:{arn}", lambda: self._read_key(arn))
+
+    def object_key(self, bucket: str, key: str) -> str | None:
+        """The customer managed key an S3 object is encrypted with (read each time: objects
+        change without the gateway knowing)."""
+        head = _optional(lambda: self._client("s3").head_object(Bucket=bucket, Key=key)) or {}
+        ref = head.get("SSEKMSKeyId") if head.get("ServerSideEncryption") == "aws:kms" else None
+        return self.customer_key(ref)
+
+    def customer_key(self, ref: str | None) -> str | None:
+        """The ARN of the customer managed key `ref` (id, ARN or alias) names; None for none,
+        an AWS managed key (usable by the whole account through its service) or a key that
+        does not exist."""
+        return resource_policies.customer_key(self._client, ref)
+
     def secret_arn(self, name: str) -> str | None:
         """The full ARN (with its random suffix) of secret `name`; None when it is missing."""
         found = self.secret(name)
@@ -260,23 +281,25 @@ class PolicyStore:
         sqs = self._client("sqs")
         url = f"{self._upstream}/{owner}/{name}"
         try:
-            attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])
+            attrs = sqs.get_queue_attributes(
+                QueueUrl=url, AttributeNames=["Policy", "KmsMasterKeyId"]).get("Attributes", {})
             tags = sqs.list_queue_tags(QueueUrl=url).get("Tags", {})
         except ClientError as exc:
             if not _missing(exc):
                 raise
             return Resource(arn, exists=False)
-        return _with_policy(arn, attrs.get("Attributes", {}).get("Policy"), tags)
+        return _with_policy(arn, attrs.get("Policy"), tags,
+                            self.customer_key(attrs.get("KmsMasterKeyId")))
 
     def _read_bucket(self, name: str) -> Resource:
         arn = f"arn:aws:s3:::{name}"
-        try:
-            text = self._client("s3").get_bucket_policy(Bucket=name)["Policy"]
-        except ClientError as exc:
-            if not _missing(exc):
-                raise
-            return Resource(arn)
-        return _with_policy(arn, text, {})
+        found = _optional(lambda: resource_policies.bucket(self._client, arn))
+        text, ref = found or (None, None)
+        return _with_policy(arn, text, {}, self.customer_key(ref))
+
+    def _read_key(self, arn: str) -> Resource:
+        text = _optional(lambda: resource_policies.key_policy(self._client, arn))
+        return _with_policy(arn, text, {}) if text else Resource(arn, exists=False)
 
     def _read_secret(self, secret_id: str) -> Resource:
         secrets = self._client("secretsmanager")
@@ -292,10 +315,22 @@ class PolicyStore:
         return _with_policy(described["ARN"], text, _tags(described.get("Tags")))
 
 
-def _with_policy(arn: str, text: str | None, tags: Mapping[str, str]) -> Resource:
-    if not text:
-        return Resource(arn, None, dict(tags))
+def _optional(call: Callable[[], Any]) -> Any:
+    """The call's result, or None when the service says there is no such thing."""
     try:
-        return Resource(arn, parse_policy(text, name=f"resource:{arn}"), dict(tags))
+        return call()
+    except ClientError as exc:
+        if not _missing(exc):
+            raise
+        return None
+
+
+def _with_policy(arn: str, text: str | None, tags: Mapping[str, str],
+                 kms_key: str | None = None) -> Resource:
+    if not text:
+        return Resource(arn, None, dict(tags), kms_key=kms_key)
+    try:
+        return Resource(arn, parse_policy(text, name=f"resource:{arn}"), dict(tags),
+                        kms_key=kms_key)
     except PolicyError as exc:
-        return Resource(arn, None, dict(tags), problems=(str(exc),))
+        return Resource(arn, None, dict(tags), problems=(str(exc),), kms_key=kms_key)

@@ -8,7 +8,13 @@ of them, with `decide`, the evaluator the kit's gateway uses. The request is the
 would see from an SDK: a role session over TLS, in the resource's region.
 
 `<resource>.kms_key` names the customer managed KMS key a resource is encrypted with; the
-reader adds it (with its key policy) only when the resource uses one.
+reader adds it (with its key policy) only when the resource uses one. Key use is asked as
+AWS sees it both ways: called directly, and through each service whose resource uses the
+key (kms:ViaService, the service's encryption context: SQS and S3 call KMS on the caller's
+behalf, kit/gateway/encryption.py); a role may use the key if either is allowed.
+
+An S3 bucket `<name>` also stands for its objects as `<name>/*`, probed with one object
+(`OBJECT_PROBE`): object actions are asked on it, bucket actions on the bucket.
 
 A policy that does not parse fails closed, as in the gateway (kit/gateway/authz.py): a role
 whose policies do not all parse is allowed nothing, and neither is anyone on a resource
@@ -18,7 +24,7 @@ whose policy does not parse (AWS would have refused to store it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +36,8 @@ from kit.iam.policy import Policy, parse_policy
 from kit.iam.request import Request
 
 KEY_SUFFIX = ".kms_key"
+OBJECTS = "/*"  # `<bucket name>/*`: the bucket's objects
+OBJECT_PROBE = "kit-probe.json"  # the object that stands for them
 DEFAULT_REGION = "us-east-1"
 
 
@@ -65,20 +73,30 @@ class State:
     policies: Mapping[str, Policy]  # labelled with the resource's name
     roles: Mapping[str, Role]
     problems: Mapping[str, str]  # ARN -> why its resource policy does not parse
+    key_users: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # key -> ARNs
 
     def arn(self, name: str) -> str:
         """The ARN of a resource name, `*`, or a literal ARN given instead of a name."""
         return self.resources.get(name, name)
 
     def decide(self, role: Role, action: str, resource: str) -> Decision:
-        """AWS's decision on `action` by a session of `role` on a resource (name or ARN)."""
+        """AWS's decision on `action` by a session of `role` on a resource (name or ARN);
+        key use is allowed if it is allowed directly or through a service that uses it."""
         arn = self.arn(resource)
         if role.problem or arn in self.problems:
             return Decision("ImplicitDeny", (), role.problem or self.problems[arn])
-        request = Request(_session(role.arn), action, arn, _context(arn), role.arn)
-        return decide(request, list(role.policies), boundary=role.boundary, sessions=[],
-                      resource=self.policies.get(arn), scp_levels=[], principal_account=None,
-                      trust=False)
+        first = None
+        for context in (_context(arn), *(_via(user, self.account)
+                                         for user in self.key_users.get(arn, ()))):
+            request = Request(_session(role.arn), action, arn, context, role.arn)
+            decision = decide(request, list(role.policies), boundary=role.boundary,
+                              sessions=[], resource=self.policies.get(arn), scp_levels=[],
+                              principal_account=None, trust=False)
+            if decision.allowed:
+                return decision
+            first = first or decision
+        assert first is not None
+        return first
 
 
 def load(iam: Mapping[str, Any]) -> State:
@@ -93,12 +111,23 @@ def load(iam: Mapping[str, Any]) -> State:
         roles[name] = Role(name, role["arn"], role["trust"], tuple(parsed.values()),
                            boundary.get("boundary"), problem)
     resources = dict(iam["resources"])
+    resources |= {f"{name}{OBJECTS}": f"{arn}/{OBJECT_PROBE}" for name, arn in
+                  iam["resources"].items() if arn.startswith("arn:aws:s3:::") and "/" not in arn}
     parsed, problems = _parse_all(iam.get("resource_policies") or {},
                                   "final.iam.resource_policies")
-    return State(iam["account"], iam["harness"], resources,
-                 {resources.get(name, name): policy for name, policy in parsed.items()}, roles,
+    users: dict[str, tuple[str, ...]] = {}
+    for name, key in resources.items():
+        owner = resources.get(name.removesuffix(KEY_SUFFIX)) if name.endswith(KEY_SUFFIX) \
+            else None
+        if owner:
+            users[key] = (*users.get(key, ()), owner)
+    policies = {resources.get(name, name): policy for name, policy in parsed.items()}
+    # A bucket's policy is its objects' policy too.
+    policies |= {arn: policies[arn.rsplit("/", 1)[0]] for arn in resources.values()
+                 if arn.endswith(f"/{OBJECT_PROBE}") and arn.rsplit("/", 1)[0] in policies}
+    return State(iam["account"], iam["harness"], resources, policies, roles,
                  {resources.get(name, name): f"the resource policy does not parse: {why}"
-                  for name, why in problems.items()})
+                  for name, why in problems.items()}, users)
 
 
 def grants(state: State, role: Role, services: tuple[str, ...]) -> list[Grant]:
@@ -126,11 +155,21 @@ def universe(services: tuple[str, ...], resources: tuple[tuple[str, str], ...]
     out = []
     for service in services:
         for action in service_actions(service):
-            if not resource_types(action):
+            types = {t.name for t in resource_types(action)}
+            if not types:
                 out.append((action, "*", "*"))
                 continue
-            out += [(action, name, arn) for name, arn in named if arn.split(":")[2] == service]
+            out += [(action, name, arn) for name, arn in named
+                    if arn.split(":")[2] == service and _fits(types, arn)]
     return tuple(out)
+
+
+def _fits(types: set[str], arn: str) -> bool:
+    """Whether an action of these resource types can act on `arn`: an S3 object action on
+    an object, a bucket action on a bucket (other services: any of their resources)."""
+    if not arn.startswith("arn:aws:s3:::"):
+        return True
+    return ("object" if "/" in arn else "bucket") in types
 
 
 def label(ref: StatementRef) -> str:
@@ -166,9 +205,22 @@ def _session(role_arn: str) -> str:
     return f"arn:aws:sts::{account}:assumed-role/{name}/kit-check"
 
 
+def _region(arn: str) -> str:
+    parts = arn.split(":")
+    return parts[3] if len(parts) > 3 and parts[3] else DEFAULT_REGION
+
+
 def _context(arn: str) -> dict[str, ContextValue]:
     """The keys AWS sets on an SDK call (the principal's keys are derived by Request)."""
-    parts = arn.split(":")
-    region = parts[3] if len(parts) > 3 and parts[3] else DEFAULT_REGION
-    return {"aws:SecureTransport": True, "aws:RequestedRegion": region,
+    return {"aws:SecureTransport": True, "aws:RequestedRegion": _region(arn),
             "aws:PrincipalIsAWSService": False, "aws:ViaAWSService": False}
+
+
+def _via(user: str, account: str) -> dict[str, ContextValue]:
+    """The keys of a KMS request a service makes for the caller on resource `user` (an S3
+    bucket's key is asked about one of its objects)."""
+    service = user.split(":")[2]
+    target = f"{user}/{OBJECT_PROBE}" if service == "s3" and "/" not in user else user
+    return {**_context(user), "aws:ViaAWSService": True,
+            "kms:ViaService": f"{service}.{_region(user)}.amazonaws.com",
+            "kms:CallerAccount": account, f"kms:EncryptionContext:aws:{service}:arn": target}

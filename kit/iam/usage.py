@@ -57,12 +57,21 @@ def calls(history: History, roles: Mapping[str, str] = DEFAULT_ROLES) -> dict[st
     return out
 
 
+def objects_of(arn: str) -> str:
+    """An S3 object's ARN as its bucket's objects (`arn:aws:s3:::b/*`); other ARNs as they
+    are. Which objects a run wrote is its data, not a resource to grant one by one."""
+    if arn.startswith("arn:aws:s3:::") and "/" in arn:
+        return f"{arn.split('/', 1)[0]}/*"
+    return arn
+
+
 def needed_policy(pairs: Iterable[Pair]) -> dict[str, Any] | None:
-    """The least-privilege policy allowing exactly `pairs`: one statement per resource;
-    None when there are none (a policy needs a statement)."""
+    """The least-privilege policy allowing exactly `pairs` (a bucket's objects as one
+    resource, `objects_of`): one statement per resource; None when there are none (a
+    policy needs a statement)."""
     by_resource: dict[str, set[str]] = {}
     for action, resource in pairs:
-        by_resource.setdefault(resource, set()).add(action)
+        by_resource.setdefault(objects_of(resource), set()).add(action)
     if not by_resource:
         return None
     return {"Version": "2012-10-17", "Statement": [
@@ -71,9 +80,10 @@ def needed_policy(pairs: Iterable[Pair]) -> dict[str, Any] | None:
 
 
 def unused(granted: Iterable[Grant], used: Iterable[Pair]) -> list[Grant]:
-    """The grants no used pair exercised (actions compared without regard to case)."""
-    seen = {(action.lower(), resource) for action, resource in used}
-    return [g for g in granted if (g.action.lower(), g.arn) not in seen]
+    """The grants no used pair exercised (actions compared without regard to case; any
+    object of a bucket exercises a grant on its objects)."""
+    seen = {(action.lower(), objects_of(resource)) for action, resource in used}
+    return [g for g in granted if (g.action.lower(), objects_of(g.arn)) not in seen]
 
 
 def used_vs_granted(history: History, services: Iterable[str],

@@ -1,4 +1,5 @@
-"""Read the final state after quiescence: database tables, queue contents, DB instances."""
+"""Read the final state after quiescence: database tables or effect objects, queue contents,
+DB instances."""
 
 from __future__ import annotations
 
@@ -29,6 +30,24 @@ def tables(dsn: str) -> dict[str, list[dict[str, Any]]]:
         return {name: [plain(row) for row in conn.execute(
             sql.SQL("select * from {}").format(sql.Identifier(name))).fetchall()]
             for name in names}
+
+
+def object_row(s3: Any, bucket: str, name: str) -> dict[str, Any]:
+    """An effect object as a row: its JSON fields, or `_object`/`_body` when its body is
+    not a JSON object (then it holds no key)."""
+    body = s3.get_object(Bucket=bucket, Key=name)["Body"].read().decode(errors="replace")
+    try:
+        found = json.loads(body)
+    except json.JSONDecodeError:
+        found = None
+    return plain(found) if isinstance(found, dict) else {"_object": name, "_body": body[:200]}
+
+
+def objects(s3: Any, bucket: str, prefix: str) -> list[dict[str, Any]]:
+    """Every effect object of a bucket under `prefix`, as rows."""
+    pages = s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+    return [object_row(s3, bucket, item["Key"]) for page in pages
+            for item in page.get("Contents", [])]
 
 
 def effects(rows: list[dict[str, Any]], key: str) -> list[Effect]:

@@ -18,6 +18,7 @@ DECOYS = {
     "decoy_role": f"arn:aws:iam::{ACCOUNT_ID}:role/kit-decoy-role",
     "decoy_db": f"arn:aws:rds:{REGION}:{ACCOUNT_ID}:db:kit-decoy-db",
     "decoy_key": f"arn:aws:kms:{REGION}:{ACCOUNT_ID}:key/00000000-0000-4000-8000-00000000dec0",
+    "decoy_bucket": "arn:aws:s3:::kit-decoy-bucket",
 }
 # Every KMS key has a key policy; the decoy key has the one AWS KMS gives a key created
 # without one ("Default key policy"), so identity policies on it count as they would.
@@ -54,7 +55,8 @@ def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str],
                 policies[f"managed:{attached['PolicyName']}"] = managed[attached["PolicyArn"]]
         boundary = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
         roles[name] = {"arn": arn, "trust": _doc(role["AssumeRolePolicyDocument"]),
-                       "policies": policies, "boundary": managed.get(boundary)}
+                       "policies": policies, "boundary": managed.get(boundary),
+                       "boundary_arn": boundary}
     # The roles themselves are resources too (under their own names): a role that may edit
     # its own policies can grant itself anything later.
     own = dict(role_arns)

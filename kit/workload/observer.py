@@ -1,30 +1,62 @@
-"""Watches the database from the kit's side and records when each effect row first appears."""
+"""Watches the effects from the kit's side and records when each one first appears.
+
+The effects are a table of a database (`Observer`, read directly, not through the faulted
+proxy) or the JSON objects of a bucket (`BucketObserver`, read with the kit's admin client,
+not through the gateway). Either records a `recorded` op (key and fields) for each key it
+sees for the first time.
+"""
 
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import psycopg
 from psycopg import errors, sql
 from psycopg.rows import dict_row
 
-from kit.workload.final import plain
+from kit.workload.final import object_row, plain
 from kit.workload.recorder import Recorder
 
 POLL_SECONDS = 0.05
 
 
-class Observer(threading.Thread):
-    """Polls the effects table directly (not through the faulted proxy); records a
-    `recorded` op (key and every column) for each key it sees for the first time."""
+class _Watcher(threading.Thread):
+    """Polls until stopped, once more at the end; records each key the first time."""
 
-    def __init__(self, dsn: str, table: str, key: str, recorder: Recorder) -> None:
+    def __init__(self, key: str, recorder: Recorder) -> None:
         super().__init__(name="observer", daemon=True)
-        self.dsn, self.recorder, self.key = dsn, recorder, key
-        self.query = sql.SQL("select * from {}").format(sql.Identifier(table))
+        self.recorder, self.key = recorder, key
         self.seen: set[str] = set()
         self.stopping = threading.Event()
         self.error: Exception | None = None
+
+    def _saw(self, row: dict[str, Any]) -> None:
+        key = row.get(self.key)
+        if key is not None and str(key) not in self.seen:
+            self.seen.add(str(key))
+            self.recorder.record("observer", "recorded", key=str(key), fields=plain(row))
+
+    def watch(self, poll: Any) -> None:
+        """Call `poll` every POLL_SECONDS until stopped, and one last time."""
+        while not self.stopping.wait(POLL_SECONDS):
+            poll()
+        poll()  # one last look, so the final effects are all recorded
+
+    def stop(self) -> None:
+        """Stop after one last poll."""
+        self.stopping.set()
+        if self.ident is not None:  # a Ctrl-C may come before it started
+            self.join(timeout=10)
+
+
+class Observer(_Watcher):
+    """Polls the effects table of a database."""
+
+    def __init__(self, dsn: str, table: str, key: str, recorder: Recorder) -> None:
+        super().__init__(key, recorder)
+        self.dsn = dsn
+        self.query = sql.SQL("select * from {}").format(sql.Identifier(table))
 
     def poll(self, conn: psycopg.Connection) -> None:
         """Record every key not seen before."""
@@ -33,22 +65,37 @@ class Observer(threading.Thread):
         except errors.UndefinedTable:
             return  # the workers have not created the table yet
         for row in rows:
-            key = row.get(self.key)
-            if key is not None and str(key) not in self.seen:
-                self.seen.add(str(key))
-                self.recorder.record("observer", "recorded", key=str(key), fields=plain(row))
+            self._saw(row)
 
     def run(self) -> None:
         try:
             with psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row) as conn:
-                while not self.stopping.wait(POLL_SECONDS):
-                    self.poll(conn)
-                self.poll(conn)  # one last look, so the final rows are all recorded
+                self.watch(lambda: self.poll(conn))
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
 
-    def stop(self) -> None:
-        """Stop after one last poll."""
-        self.stopping.set()
-        if self.ident is not None:  # a Ctrl-C may come before it started
-            self.join(timeout=10)
+
+class BucketObserver(_Watcher):
+    """Polls the objects of a bucket under a prefix; each object is read once."""
+
+    def __init__(self, s3: Any, bucket: str, prefix: str, key: str,
+                 recorder: Recorder) -> None:
+        super().__init__(key, recorder)
+        self.s3, self.bucket, self.prefix = s3, bucket, prefix
+        self.read: set[str] = set()  # object names already read
+
+    def poll(self) -> None:
+        """Read every object not read before; record the keys they hold."""
+        pages = self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket,
+                                                                  Prefix=self.prefix)
+        for page in pages:
+            for item in page.get("Contents", []):
+                if item["Key"] not in self.read:
+                    self.read.add(item["Key"])
+                    self._saw(object_row(self.s3, self.bucket, item["Key"]))
+
+    def run(self) -> None:
+        try:
+            self.watch(self.poll)
+        except Exception as exc:  # noqa: BLE001 - reported as a run error
+            self.error = exc

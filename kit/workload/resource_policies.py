@@ -41,10 +41,10 @@ def read(clients: ClientFactory, resources: Mapping[str, str]
             raise
         if text:
             policies[name] = _document(text)
-        key = _customer_key(clients, key_ref) if key_ref else None
+        key = customer_key(clients, key_ref)
         if key is not None:
             keys[f"{name}{KEY_SUFFIX}"] = key
-            policies[f"{name}{KEY_SUFFIX}"] = _document(_key_policy(clients, key))
+            policies[f"{name}{KEY_SUFFIX}"] = _document(key_policy(clients, key))
     return policies, keys
 
 
@@ -57,7 +57,8 @@ def _queue(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
     return found.get("Policy"), found.get("KmsMasterKeyId")
 
 
-def _bucket(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
+def bucket(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
+    """A bucket's policy and the key its default encryption names (None: none)."""
     s3, bucket = clients("s3"), arn.split(":::", 1)[1].split("/", 1)[0]
     text = _optional(lambda: s3.get_bucket_policy(Bucket=bucket)["Policy"])
     rules = _optional(lambda: s3.get_bucket_encryption(Bucket=bucket)[
@@ -75,20 +76,22 @@ def _secret(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
 
 
 def _key(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
-    return _key_policy(clients, arn), None
+    return key_policy(clients, arn), None
 
 
 _READERS: dict[str, Callable[[ClientFactory, str], tuple[str | None, str | None]]] = {
-    "sqs": _queue, "s3": _bucket, "secretsmanager": _secret, "kms": _key}
+    "sqs": _queue, "s3": bucket, "secretsmanager": _secret, "kms": _key}
 
 
-def _key_policy(clients: ClientFactory, key: str) -> str:
+def key_policy(clients: ClientFactory, key: str) -> str:
+    """A KMS key's key policy (every key has one)."""
     return clients("kms").get_key_policy(KeyId=key, PolicyName="default")["Policy"]
 
 
-def _customer_key(clients: ClientFactory, ref: str) -> str | None:
-    """The ARN of the customer managed key that `ref` (id, ARN or alias) names, else None."""
-    if ref.startswith("alias/aws/") or ":alias/aws/" in ref:
+def customer_key(clients: ClientFactory, ref: str | None) -> str | None:
+    """The ARN of the customer managed key that `ref` (id, ARN or alias) names, else None
+    (no key, an AWS managed key, or a key that does not exist)."""
+    if not ref or ref.startswith("alias/aws/") or ":alias/aws/" in ref:
         return None  # an AWS managed key
     try:
         meta = clients("kms").describe_key(KeyId=ref)["KeyMetadata"]

@@ -33,8 +33,9 @@ def moto_url(sandbox: Sandbox) -> str:
 
 
 def _terraform(solution: Path, work: Path, sandbox: Sandbox) -> Terraform:
-    return Terraform(solution, work, reattach=sandbox.provider.reattach if sandbox.provider
-                     else None)
+    provider = sandbox.provider
+    return Terraform(solution, work, **({"reattach": provider.reattach,
+                                         "provider_cwd": provider.cwd} if provider else {}))
 
 
 def _tree(path: Path) -> dict[str, str]:

@@ -41,7 +41,8 @@ def _deploy(sandbox: Sandbox, tmp_path: Path, main_tf: str, **configure: object)
     solution = tmp_path / "solution"
     solution.mkdir()
     (solution / "main.tf").write_text(main_tf)
-    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach)
+    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
+                   provider_cwd=sandbox.provider.cwd)
     tf.configure(sandbox.moto.url, **configure)
     tf.init()
     tf.apply()
@@ -615,3 +616,19 @@ def test_performance_insights_settings_read_back(sandbox: Sandbox) -> None:
     db = rds.describe_db_instances(DBInstanceIdentifier="insightful")["DBInstances"][0]
     assert db["PerformanceInsightsRetentionPeriod"] == 31
     assert _db(rds, "plain")["PerformanceInsightsEnabled"] is False
+
+
+def test_a_conditional_bucket_policy_deny_does_not_deny_when_its_condition_fails(
+        sandbox: Sandbox) -> None:
+    # AWS: a Deny applies only when its Condition holds; over HTTPS (every SDK call),
+    # `aws:SecureTransport = false` does not hold. moto ignored the condition (403).
+    s3 = aws.client("s3", sandbox.moto.url)
+    s3.create_bucket(Bucket="tls-only")
+    s3.put_bucket_policy(Bucket="tls-only", Policy=json.dumps({
+        "Version": "2012-10-17", "Statement": [{
+            "Sid": "DenyInsecureTransport", "Effect": "Deny", "Principal": "*",
+            "Action": "s3:*", "Resource": ["arn:aws:s3:::tls-only",
+                                           "arn:aws:s3:::tls-only/*"],
+            "Condition": {"Bool": {"aws:SecureTransport": "false"}}}]}))
+    s3.put_object(Bucket="tls-only", Key="k", Body=b"x")
+    assert s3.get_object(Bucket="tls-only", Key="k")["Body"].read() == b"x"

@@ -26,10 +26,12 @@ class Names(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One authorization: an IAM action on one resource."""
+    """One authorization: an IAM action on one resource (with keys of its own, e.g. those of
+    a KMS request a service makes on the caller's behalf)."""
 
     action: str  # service:Action, as the catalogue spells it
     resource: str  # an ARN, or "*"
+    context: tuple[tuple[str, ContextValue], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

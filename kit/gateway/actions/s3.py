@@ -13,7 +13,9 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from kit.gateway.actions.base import Call, Check, known, unknown
 from kit.iam.context import ContextValue
 
-_POLICY_CHANGES = {"PutBucketPolicy", "DeleteBucketPolicy", "CreateBucket", "DeleteBucket"}
+# Calls after which a cached bucket policy or default encryption key may be stale.
+_POLICY_CHANGES = {"PutBucketPolicy", "DeleteBucketPolicy", "CreateBucket", "DeleteBucket",
+                   "PutEncryptionConfiguration"}
 # Subresource in the query string -> action, per (method, bucket-or-object).
 _BUCKET_SUB = {
     ("GET", "policy"): "GetBucketPolicy", ("PUT", "policy"): "PutBucketPolicy",
@@ -52,6 +54,7 @@ _OBJECT_SUB = {
     ("PUT", "retention"): "PutObjectRetention", ("GET", "legal-hold"): "GetObjectLegalHold",
     ("PUT", "legal-hold"): "PutObjectLegalHold", ("POST", "restore"): "RestoreObject",
 }
+_SSE_HEADERS = ("x-amz-server-side-encryption", "x-amz-server-side-encryption-aws-kms-key-id")
 _OBJECT = {"GET": "GetObject", "HEAD": "GetObject", "PUT": "PutObject",
               "DELETE": "DeleteObject"}
 
@@ -91,6 +94,9 @@ def describe(method: str, path: str, headers: Mapping[str, str]) -> Call:
     if found is None:
         return unknown("s3", operation, "rest-xml", query)
     checks = [Check(found[0], resource)]
+    for header in _SSE_HEADERS:  # S3's condition keys of the same name
+        if header in headers:
+            context[f"s3:{header}"] = headers[header]
     source = headers.get("x-amz-copy-source")
     if source and operation == "PutObject":  # CopyObject also reads its source
         src_bucket, _, src_key = unquote(source.split("?", 1)[0]).lstrip("/").partition("/")

@@ -239,7 +239,7 @@ def finish_run(run: Run) -> None:
                           "receive_count": b.receive_counts.get(mid, 0)} for mid in run.poison],
         "db_instance": dict(HARDENED_DB),
         "rds_config": {"password_literal": False, "where": None},
-        "iam": healthy_iam(),
+        "iam": encrypted(healthy_iam()),
     }
 
 
@@ -250,6 +250,7 @@ ARN = {
     "decoy_queue": f"arn:aws:sqs:us-east-1:{ACCOUNT}:kit-decoy-queue",
     "decoy_secret": f"arn:aws:secretsmanager:us-east-1:{ACCOUNT}:secret:kit-decoy-AbCdEf",
     "decoy_role": f"arn:aws:iam::{ACCOUNT}:role/kit-decoy-role",
+    "boundary": f"arn:aws:iam::{ACCOUNT}:policy/org/workload-boundary",
 }
 HARNESS = f"arn:aws:iam::{ACCOUNT}:user/kit-harness"
 WORKER_ACTIONS = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility"]
@@ -261,6 +262,23 @@ IAM_PARAMS = {
         "worker": [[a, "queue"] for a in [*WORKER_ACTIONS, "sqs:GetQueueAttributes"]],
         "producer": [["sqs:SendMessage", "queue"], ["sqs:GetQueueAttributes", "queue"]]}},
 }
+# The checkers of resource policies and boundaries, on the same state.
+RESOURCE_PARAMS = {
+    "iam.resource_exposure": {"resources": ["queue"]},
+    "iam.permissions_boundary": {"boundary": "boundary", "roles": ["worker", "producer"]},
+    "encryption.at_rest": {"resources": {"queue": "key"}},
+}
+KEY_ARN = f"arn:aws:kms:us-east-1:{ACCOUNT}:key/0a1b2c3d-1111-4222-8333-444455556666"
+
+
+def encrypted(iam: dict[str, Any]) -> dict[str, Any]:
+    """The state with the queue encrypted with a customer managed key, `key`, under its
+    default key policy (no role is granted its use)."""
+    iam["resources"] |= {"key": KEY_ARN, "queue.kms_key": KEY_ARN}
+    iam["resource_policies"] = {"queue.kms_key": {"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT}:root"},
+        "Action": "kms:*", "Resource": "*"}]}}
+    return iam
 
 
 def trust(principal: str = HARNESS) -> dict[str, Any]:
@@ -280,9 +298,9 @@ def healthy_iam() -> dict[str, Any]:
         "roles": {
             "worker": {"arn": f"arn:aws:iam::{ACCOUNT}:role/worker", "trust": trust(),
                        "policies": {"consume": allow(WORKER_ACTIONS, ARN["queue"])},
-                       "boundary": None},
+                       "boundary": allow("*", "*"), "boundary_arn": ARN["boundary"]},
             "producer": {"arn": f"arn:aws:iam::{ACCOUNT}:role/producer", "trust": trust(),
                          "policies": {"send": allow("sqs:SendMessage", ARN["queue"])},
-                         "boundary": None},
+                         "boundary": allow("*", "*"), "boundary_arn": ARN["boundary"]},
         },
     }

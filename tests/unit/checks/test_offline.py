@@ -9,11 +9,12 @@ import pytest
 from kit.checks import REGISTRY, run_checks
 from kit.history import History
 
-from .builder import IAM_PARAMS, Run, finish_run, healthy_run
+from .builder import IAM_PARAMS, RESOURCE_PARAMS, Run, finish_run, healthy_run
 from .builder import PARAMS as SCENARIO_PARAMS
 
 PARAMS = {i: {} for i in REGISTRY} | {
-    "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS
+    "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS \
+    | RESOURCE_PARAMS
 
 
 def _lost(run: Run) -> None:
@@ -97,7 +98,8 @@ def test_no_final_state_errors_the_final_state_checkers():
     assert {i for i, r in results.items() if r.verdict == "error"} == {
         "delivery.no_loss", "delivery.poison_to_dlq", "delivery.no_valid_in_dlq",
         "idempotency.effects_once", "rds.hardening", "iam.required_access",
-        "iam.least_privilege"}
+        "iam.least_privilege", "iam.resource_exposure", "iam.permissions_boundary",
+        "encryption.at_rest"}
 
 
 def test_each_checker_passes_a_healthy_ten_thousand_op_history():
@@ -105,7 +107,7 @@ def test_each_checker_passes_a_healthy_ten_thousand_op_history():
     history = healthy_run(seed=17, orders=2_500, duplicates=200, workers=8).build()
     assert len(history.ops) > 10_000
     # The builder's workers drain the queue after the producer stops: allow them the time.
-    params = {"recovery.within_rto": {"rto_seconds": 3600}} | IAM_PARAMS
+    params = {"recovery.within_rto": {"rto_seconds": 3600}} | IAM_PARAMS | RESOURCE_PARAMS
     for check_id, checker in REGISTRY.items():
         result = checker(history, params.get(check_id, {}))
         assert result.verdict == "pass", (check_id, result.summary)

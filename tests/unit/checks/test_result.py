@@ -9,7 +9,7 @@ from kit.checks.params import ParamError, resolve
 from kit.checks.result import MEMBER_CAP, CheckResult, anomaly
 from kit.history import History
 
-from .builder import IAM_PARAMS, healthy_run
+from .builder import IAM_PARAMS, RESOURCE_PARAMS, healthy_run
 
 
 def _result(verdict: str) -> CheckResult:
@@ -38,7 +38,8 @@ def test_registry_and_defaults_list_the_same_ids():
 
 
 def test_healthy_run_passes_every_invariant():
-    results = run_checks(healthy_run(seed=1).build(), {i: {} for i in REGISTRY} | IAM_PARAMS)
+    results = run_checks(healthy_run(seed=1).build(),
+                         {i: {} for i in REGISTRY} | IAM_PARAMS | RESOURCE_PARAMS)
     assert {i: r.verdict for i, r in results.items()} == {i: "pass" for i in REGISTRY}, results
 
 

@@ -113,3 +113,15 @@ def test_a_role_that_used_nothing_needs_no_policy() -> None:
     assert report["worker"]["granted_unused"] == [
         {"action": a, "resource": "queue", "granted_by": ["identity policy 'consume' Statement[0]"]}
         for a in sorted(WORKER_ACTIONS)]
+
+
+def test_objects_written_are_one_resource_their_bucket_s_objects() -> None:
+    bucket = "arn:aws:s3:::results"
+    iam = healthy_iam()
+    iam["resources"]["bucket"] = bucket
+    iam["roles"]["worker"]["policies"]["write"] = allow("s3:PutObject", f"{bucket}/*")
+    calls = [("worker-0", "s3:PutObject", f"{bucket}/j-{n}.json", "Allow") for n in range(3)]
+    worker = used_vs_granted(history(calls, iam), ("s3",))["worker"]
+    assert worker["needed_policy"]["Statement"] == [
+        {"Effect": "Allow", "Action": ["s3:PutObject"], "Resource": f"{bucket}/*"}]
+    assert worker["granted_unused"] == []  # the grant on its objects was exercised

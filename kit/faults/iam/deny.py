@@ -1,4 +1,5 @@
-"""IAM faults: a role's permissions are revoked for a window, then restored."""
+"""iam_deny: a role's permissions are revoked for a window by an explicit deny, then
+restored."""
 
 from __future__ import annotations
 
@@ -29,22 +30,21 @@ class IamDeny(FaultKind):
     targets = ("role",)
     timed = True
 
-    def _role(self) -> str:
-        return self.ctx.roles[self.ctx.target].rsplit("/", 1)[-1]
-
     def start(self) -> dict[str, Any]:
         deny = {"Version": "2012-10-17", "Statement": [
             {"Sid": "KitRevoke", "Effect": "Deny", "Action": self.params.actions,
              "Resource": "*"}]}
         self.ctx.gateway.admin_client("iam").put_role_policy(
-            RoleName=self._role(), PolicyName=REVOKE_POLICY, PolicyDocument=json.dumps(deny))
+            RoleName=self.role_name(), PolicyName=REVOKE_POLICY, PolicyDocument=json.dumps(deny))
         self.ctx.gateway.invalidate()  # the gateway caches policies: the deny applies now
         return {"target": self.ctx.roles[self.ctx.target], "policy": REVOKE_POLICY,
                 "effect": f"explicit deny of {', '.join(self.params.actions)} on *"}
 
-    def heal(self) -> None:
+    def heal(self) -> dict[str, Any]:
         iam = self.ctx.gateway.admin_client("iam")
         # Already gone (someone healed it by hand) is healed.
         with contextlib.suppress(iam.exceptions.NoSuchEntityException):
-            iam.delete_role_policy(RoleName=self._role(), PolicyName=REVOKE_POLICY)
+            iam.delete_role_policy(RoleName=self.role_name(), PolicyName=REVOKE_POLICY)
         self.ctx.gateway.invalidate()
+        return {"target": self.ctx.roles[self.ctx.target],
+                "restored": f"inline policy {REVOKE_POLICY} deleted"}
