@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -37,8 +37,11 @@ class Gateway:
 
     def __init__(self, upstream: str, recorder: Recorder, *,
                  admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID,
-                 key_of: Callable[[str], str | None] = lambda body: None) -> None:
+                 key_of: Callable[[str], str | None] = lambda body: None,
+                 upstreams: Mapping[str, str] | None = None) -> None:
         self.upstream = upstream.rstrip("/")
+        # Per service, where calls go instead of the emulator (RDS: the data plane's front).
+        self.upstreams = {k: v.rstrip("/") for k, v in (upstreams or {}).items()}
         self.recorder = recorder
         self.key_of = key_of  # the scenario's message key of a body, for receive records
         self.account = account
@@ -130,7 +133,8 @@ class Gateway:
             self._record_lost(session.process, request)
             return sqs.success_reply(request)
         forward = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
-        resp = self._pool.request(method, self.upstream + path, body=body, headers=forward,
+        upstream = self.upstreams.get(call.service, self.upstream)
+        resp = self._pool.request(method, upstream + path, body=body, headers=forward,
                                   preload_content=True, redirect=False)
         self.guard.completed(session, call, resp.status, resp.data)
         if request is not None:

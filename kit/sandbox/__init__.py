@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from kit import interrupt
+from kit.rds.front import RdsFront
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.provider import ProviderServer
@@ -26,11 +27,13 @@ TEMP_PREFIX = "kit-sandbox-"
 
 
 class Sandbox:
-    """moto + Toxiproxy + PostgreSQL, started together and torn down together."""
+    """moto + Toxiproxy + PostgreSQL (+ the RDS front and its data plane), started together
+    and torn down together."""
 
     moto: MotoServer
     toxiproxy: ToxiproxyServer
     postgres: PostgresCluster
+    rds: RdsFront
 
     provider: ProviderServer | None = None
 
@@ -47,7 +50,8 @@ class Sandbox:
                 self._stack.callback(shutil.rmtree, self.workdir, True)
             # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
             os.chmod(self.workdir, 0o711)
-            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
+            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
+                                      "rds": RdsFront}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
             if self._want_provider:
@@ -65,10 +69,15 @@ class Sandbox:
         for name, kind in kinds.items():
             # Spawned from this thread: PR_SET_PDEATHSIG fires when the spawning *thread*
             # exits, so a pool thread must never be the parent.
-            # The provider process is aimed at the emulator when it starts.
-            extra = {"endpoint": started["moto"].url} if kind is ProviderServer else {}
+            # The provider process is aimed at the emulator (RDS: at the front) when it
+            # starts; the front sits before moto and drives Toxiproxy.
+            extra: dict[str, object] = {}
+            if kind is ProviderServer:
+                extra = {"endpoint": started["moto"].url, "rds_endpoint": started["rds"].url}
+            elif kind is RdsFront:
+                extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
             with interrupt.deferred():
-                started[name] = kind(self.workdir, **extra)
+                started[name] = kind(workdir=self.workdir, **extra)
                 self._stack.callback(started[name].stop)
         with ThreadPoolExecutor(max_workers=len(started)) as pool:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:

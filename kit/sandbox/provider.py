@@ -29,7 +29,7 @@ PROVIDER_ENV = {"KIT_EMULATOR_WAITERS": "1"}
 class ProviderServer:
     """The hashicorp/aws provider in debug (reattach) mode."""
 
-    def __init__(self, workdir: Path, endpoint: str) -> None:
+    def __init__(self, workdir: Path, endpoint: str, rds_endpoint: str | None = None) -> None:
         binary = provider_path("aws", settings.AWS_PROVIDER["version"])
         if not binary.exists():
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
@@ -37,6 +37,8 @@ class ProviderServer:
         self.log = workdir / "provider-aws.log"
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
                **PROVIDER_ENV, **endpoint_env(endpoint)}
+        if rds_endpoint:  # RDS goes through the kit's front (kit/rds/front.py)
+            env["AWS_ENDPOINT_URL_RDS"] = rds_endpoint
         self.process = ManagedProcess("provider-aws", [str(binary), "-debug"], self.log,
                                       env=env, cwd=workdir)
         self.reattach: str | None = None
