@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from kit.checks import (
     concurrency,
+    consistency,
+    deletion,
     delivery,
     deploy,
     hardening,
     idempotency,
     least_privilege,
     recovery,
+    recovery_point,
+    recovery_time,
     workers,
 )
 from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
@@ -33,6 +37,11 @@ REGISTRY: dict[str, Checker] = {
     "iam.least_privilege": least_privilege.check_least_privilege,
     "workload.workers_start": workers.check_workers_start,
     "workload.fault_injected": workers.check_fault_injected,
+    "workload.app_writes": workers.check_app_writes,
+    "recovery.rpo": recovery_point.check_rpo,
+    "recovery.rto": recovery_time.check_rto,
+    "recovery.consistent": consistency.check_consistent,
+    "rds.deletion_protection": deletion.check_deletion_protection,
 }
 # Judged in every run that got that far, whether or not the scenario lists them.
 ALWAYS = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
@@ -52,7 +61,14 @@ DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "iam.least_privilege": dict(least_privilege.LEAST_DEFAULTS),
     "workload.workers_start": {},
     "workload.fault_injected": {},
+    "workload.app_writes": {},
+    "recovery.rpo": dict(recovery_point.DEFAULTS),
+    "recovery.rto": dict(recovery_time.DEFAULTS),
+    "recovery.consistent": dict(consistency.DEFAULTS),
+    "rds.deletion_protection": dict(deletion.DEFAULTS),
 }
+# The gates of a drill, in place of workload.workers_start (no workers run in a drill).
+DRILL_GATES = ("workload.app_writes",)
 
-__all__ = ["ALWAYS", "DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict",
-           "run_checks", "worst"]
+__all__ = ["ALWAYS", "DEFAULT_PARAMS", "DRILL_GATES", "REGISTRY", "CheckResult", "Checker",
+           "Verdict", "run_checks", "worst"]

@@ -17,6 +17,7 @@ from kit.faults.iam import IamDeny
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
 from kit.faults.process import WorkerCrash
+from kit.faults.rds import AzLoss, BadMigration, InstanceCrash, InstanceDelete, MaintenanceReboot
 
 FAULTS: dict[str, type[FaultKind]] = {
     "worker_crash": WorkerCrash,
@@ -24,6 +25,11 @@ FAULTS: dict[str, type[FaultKind]] = {
     "network_outage": NetworkOutage,
     "network_latency": NetworkLatency,
     "iam_deny": IamDeny,
+    "instance_crash": InstanceCrash,
+    "az_loss": AzLoss,
+    "bad_migration": BadMigration,
+    "instance_delete": InstanceDelete,
+    "reboot_failover": MaintenanceReboot,
 }
 KINDS = ("none", *FAULTS)
 
@@ -47,8 +53,11 @@ class Nemesis(threading.Thread):
         try:
             if spec.kind == "none":
                 return
-            wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= spec.trigger.after_recorded,
-                     TRIGGER_TIMEOUT, f"{spec.trigger.after_recorded} messages recorded")
+            trigger = spec.trigger
+            wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= trigger.after_recorded
+                     and ctx.recorder.count("write") >= trigger.after_acknowledged,
+                     TRIGGER_TIMEOUT, f"{trigger.after_recorded} messages recorded and "
+                     f"{trigger.after_acknowledged} writes acknowledged")
             if ctx.stopping.is_set():
                 return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind](ctx)

@@ -18,6 +18,7 @@ from kit.errors import KitError
 from kit.workload.recorder import Recorder
 
 if TYPE_CHECKING:
+    from kit.faults.rds import DrillHooks
     from kit.gateway.server import Gateway
     from kit.sandbox.toxiproxy import Proxy
     from kit.scenario import Fault
@@ -48,7 +49,7 @@ class FaultContext:
     spec: Fault
     params: BaseModel
     recorder: Recorder
-    supervisor: Supervisor
+    supervisor: Supervisor | None
     gateway: Gateway
     stopping: threading.Event
     proxies: Mapping[str, Proxy] = field(default_factory=dict)  # network target -> proxy
@@ -56,6 +57,8 @@ class FaultContext:
     # Keys the producer sends exactly once: killing the holder of one of these can lose it,
     # while a key sent twice has another copy that would hide the damage.
     single_send_keys: frozenset[str] = frozenset()
+    # Drills: the data plane, the application, and where the incident is reported.
+    drill: DrillHooks | None = None
 
     @property
     def target(self) -> str:

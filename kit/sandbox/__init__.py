@@ -15,13 +15,16 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from kit import interrupt
-from kit.rds.front import RdsFront
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.provider import ProviderServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
+
+if TYPE_CHECKING:
+    from kit.rds.front import RdsFront
 
 TEMP_PREFIX = "kit-sandbox-"
 
@@ -50,6 +53,8 @@ class Sandbox:
                 self._stack.callback(shutil.rmtree, self.workdir, True)
             # Traversable (not listable) so the unprivileged postgres user reaches its subdir.
             os.chmod(self.workdir, 0o711)
+            from kit.rds.front import RdsFront  # kit.rds uses kit.sandbox's modules
+
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
                                       "rds": RdsFront}
             if self._want_postgres:
@@ -74,7 +79,7 @@ class Sandbox:
             extra: dict[str, object] = {}
             if kind is ProviderServer:
                 extra = {"endpoint": started["moto"].url, "rds_endpoint": started["rds"].url}
-            elif kind is RdsFront:
+            elif name == "rds":
                 extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
             with interrupt.deferred():
                 started[name] = kind(workdir=self.workdir, **extra)

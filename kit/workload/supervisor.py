@@ -26,6 +26,24 @@ CRASH_EXITS = 3
 TAIL_LINES = 10
 
 
+def spawn(command: Sequence[str], cwd: Path, env: dict[str, str], log: Path,
+          enter: Callable[[], None] | None = None) -> subprocess.Popen[bytes]:
+    """Start one of the solution's processes (a worker, a runbook) the way every solution
+    process starts: its own session, output to `log`, dying with the kit, and inside the
+    workers' confinement (`enter`, run before exec)."""
+    def preexec() -> None:
+        die_with_parent()
+        if enter:
+            enter()
+
+    # `python` in a contract means the kit's interpreter (boto3 and psycopg installed).
+    argv = [sys.executable if c == "python" else c for c in command]
+    with log.open("ab") as out:
+        return subprocess.Popen(argv, cwd=cwd, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True, preexec_fn=preexec)
+
+
 class Supervisor(threading.Thread):
     """Keeps `replicas` worker processes alive until stopped; every start/exit is recorded.
 
@@ -61,11 +79,8 @@ class Supervisor(threading.Thread):
         name = f"worker-{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
-        log = (self.logdir / f"worker-{slot}.log").open("ab")
-        proc = subprocess.Popen(self.command, cwd=self.cwd, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, preexec_fn=self._preexec)
-        log.close()
+        proc = spawn(self.command, self.cwd, env, self.logdir / f"worker-{slot}.log",
+                     self.enter)
         with self._lock:
             self.procs[slot] = (name, proc)
             self.started_at[slot] = time.monotonic()
@@ -93,11 +108,6 @@ class Supervisor(threading.Thread):
                         self._start(slot)
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
-
-    def _preexec(self) -> None:
-        die_with_parent()
-        if self.enter:
-            self.enter()
 
     def _crash_loop(self, slot: int, name: str, code: int) -> bool:
         """Count an early exit of `slot`; record and stop the run on a crash loop."""
