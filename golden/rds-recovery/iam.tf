@@ -13,9 +13,12 @@ locals {
 
   rds_arn = "arn:aws:rds:${data.aws_region.current.region}:${data.aws_caller_identity.current.account_id}"
   # The ledger's instance and every instance or snapshot recovery makes from it (their
-  # names start with the instance's identifier).
+  # names start with the instance's identifier), and its automated snapshots ("rds:...").
   ledger_instances = "${local.rds_arn}:db:${aws_db_instance.ledger.identifier}*"
-  ledger_snapshots = "${local.rds_arn}:snapshot:${aws_db_instance.ledger.identifier}*"
+  ledger_snapshots = [
+    "${local.rds_arn}:snapshot:${aws_db_instance.ledger.identifier}*",
+    "${local.rds_arn}:snapshot:rds:${aws_db_instance.ledger.identifier}*",
+  ]
 }
 
 resource "aws_iam_role" "app" {
@@ -56,7 +59,7 @@ resource "aws_iam_role_policy" "operator_recover" {
         Sid      = "ReadState"
         Effect   = "Allow"
         Action   = ["rds:DescribeDBInstances", "rds:DescribeDBSnapshots"]
-        Resource = [local.ledger_instances, local.ledger_snapshots]
+        Resource = concat([local.ledger_instances], local.ledger_snapshots)
       },
       {
         Sid    = "Restore"
@@ -65,7 +68,7 @@ resource "aws_iam_role_policy" "operator_recover" {
           "rds:RestoreDBInstanceToPointInTime",
           "rds:RestoreDBInstanceFromDBSnapshot",
         ]
-        Resource = [local.ledger_instances, local.ledger_snapshots]
+        Resource = concat([local.ledger_instances], local.ledger_snapshots)
       },
       {
         Sid      = "Repoint"

@@ -42,8 +42,8 @@ def check_consistent(history: History, params: Params) -> CheckResult:
     last = max((i for i, here in enumerate(present) if here), default=-1)
     # Hole: a head write missing while a later head write is present (the head is not a
     # prefix: rows removed behind the application's back, or a restore to a wrong point).
-    holes = [op.value["key"] for op, here in zip(head[:last], present[:last], strict=True)
-             if not here]
+    holes = [op.value["key"] for op, here in zip(head[:last + 1], present[:last + 1],
+                                                 strict=True) if not here]
     # Lost tail: a write the database in use acknowledged and no longer has.
     lost_tail = [op.value["key"] for op in tail if op.value["key"] not in rows]
     # Invented: a row whose key the application never wrote.

@@ -11,7 +11,7 @@ plane does not hold go to moto unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kit.rds import wire
@@ -69,8 +69,11 @@ def rewrite_instance(record: Any, instance: DbInstance) -> None:
     """The fields of a DBInstance record the data plane owns."""
     address, port = instance.endpoint
     put(record, "DBInstanceStatus", instance.status)
-    put(record, "Endpoint/Address", address)
-    put(record, "Endpoint/Port", str(port))
+    if instance.status == "creating":  # AWS reports no endpoint until it has one
+        put(record, "Endpoint", None)
+    else:
+        put(record, "Endpoint/Address", address)
+        put(record, "Endpoint/Port", str(port))
     put(record, "MultiAZ", "true" if instance.spec.multi_az else "false")
     window = instance.window()
     put(record, "LatestRestorableTime", wire.timestamp(window[1]) if window else None)
@@ -166,14 +169,33 @@ def create_db_snapshot(request: Request) -> Reply:
     return _rewritten(reply, request.plane)
 
 
+def _restored(request: Request, reply: Reply) -> tuple[Spec | None, Reply]:
+    """The new instance of a restore, with the settings the request gives it.
+
+    AWS creates a restored instance "as a single-AZ deployment" unless MultiAZ says
+    otherwise, and with deletion protection only when DeletionProtection says so; moto
+    copies both from the source instead, so its record is corrected here.
+    """
+    spec = _created(reply)
+    if spec is None:
+        return None, reply
+    multi_az = bool(flag(request.params, "MultiAZ"))
+    protected = bool(flag(request.params, "DeletionProtection"))
+    request.admin.modify_db_instance(DBInstanceIdentifier=spec.identifier, MultiAZ=multi_az,
+                                     DeletionProtection=protected, ApplyImmediately=True)
+    root = wire.parse(reply[2])
+    put(wire.records(root, "DBInstance")[0], "DeletionProtection",
+        "true" if protected else "false")
+    return replace(spec, multi_az=multi_az), (reply[0], reply[1], wire.serialize(root))
+
+
 def restore_from_snapshot(request: Request) -> Reply:
     """RestoreDBInstanceFromDBSnapshot (API_RestoreDBInstanceFromDBSnapshot.html): a new
     instance, with a new endpoint, holding the snapshot's data; the snapshot must exist
     (DBSnapshotNotFound) and be available (InvalidDBSnapshotState)."""
     assert request.plane.snapshots is not None
     snap = request.plane.snapshots.usable(request.params.get("DBSnapshotIdentifier", ""))
-    reply = request.forward()
-    spec = _created(reply)
+    spec, reply = _restored(request, request.forward())
     if spec is not None:
         instance = request.plane.restore_snapshot(spec, snap)
         _automated_snapshots(request, instance)
@@ -218,8 +240,7 @@ def restore_to_point_in_time(request: Request) -> Reply:
             f"{source.identifier}: from {wire.timestamp(window[0])} (EarliestRestorableTime, "
             f"BackupRetentionPeriod {source.backups.retention_days} days) to "
             f"{wire.timestamp(window[1])} (LatestRestorableTime).")
-    reply = request.forward()
-    spec = _created(reply)
+    spec, reply = _restored(request, request.forward())
     if spec is not None:
         instance = request.plane.restore_to_time(spec, source, when)
         _automated_snapshots(request, instance)
