@@ -2,7 +2,9 @@
 loss window no longer than the recovery point objective.
 
 Measured from the data: every acknowledged write (COMMIT answered) is looked up in the
-database the application uses at the end (the one its endpoint secret names).
+database the application uses at the end (the one its endpoint secret names). The window is
+measured within the run's history, so a scenario keeps more history before its faults than
+its RPO (then losing everything spans more than the RPO too).
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ def check_rpo(history: History, params: Params) -> CheckResult:
         blamed, why = unread(history, RPO)
         if not blamed:
             return error(RPO, f"{why}: cannot tell what survived", p)
-        rows = {}
+        # No database at all: everything is lost, however short the history was.
+        return judged(RPO, False, f"all {len(acked)} acknowledged writes lost: {why}",
+                      {"acked": len(acked), "lost": anomaly(
+                          [op.value["key"] for op in acked]), "window_seconds": None}, p)
     # Lost: an acknowledged write whose row is not in the database in use at the end.
     lost = [op for op in acked if op.value["key"] not in rows]
     # Window: from the first lost write's acknowledgement to the last one's.

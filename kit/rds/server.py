@@ -36,7 +36,9 @@ TOOL_TIMEOUT = 120.0
 # 1 MB WAL segments (the default is 16 MB): every WAL upload ships at least one segment.
 FLAVOUR, INITDB_ARGS = "-rds", ("--wal-segsize=1",)
 SETTINGS = {
-    "listen_addresses": "'127.0.0.1'", "max_connections": "40", "shared_buffers": "'16MB'",
+    # TCP only: a Unix socket's path must fit in 107 bytes, deep run directories do not.
+    "listen_addresses": "'127.0.0.1'", "unix_socket_directories": "''",
+    "max_connections": "40", "shared_buffers": "'16MB'",
     "fsync": "off", "synchronous_commit": "on", "wal_level": "replica",
     "max_wal_senders": "5", "wal_keep_size": "'64MB'", "hot_standby": "on",
     "archive_mode": "on", "archive_command": "'/bin/true'",
@@ -146,8 +148,7 @@ class PgServer:
     def start(self, timeout: float = READY_TIMEOUT) -> None:
         """Start the server and wait (bounded) until it accepts connections."""
         self._reap()
-        argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port),
-                "-k", str(self.dir)]
+        argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port)]
         self.process = self.spawn(lambda: ManagedProcess(
             f"postgres {self.name}", argv, self.dir / "server.log", user=run_as(), cwd=self.dir))
         try:

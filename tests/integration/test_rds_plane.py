@@ -143,7 +143,8 @@ def test_reboot_with_failover_moves_the_endpoint_to_the_standby(rds: Any) -> Non
     assert ids(after_db)[-1] == 24
 
 
-def test_snapshot_restore_is_a_new_instance_with_exactly_the_snapshot_data(rds: Any) -> None:
+def test_snapshot_restore_is_a_new_instance_with_exactly_the_snapshot_data(
+        rds: Any, sandbox: Sandbox) -> None:
     db = create(rds, "ledger-d")
     write(db, range(10))
     rds.create_db_snapshot(DBInstanceIdentifier="ledger-d", DBSnapshotIdentifier="snap-d")
@@ -155,10 +156,13 @@ def test_snapshot_restore_is_a_new_instance_with_exactly_the_snapshot_data(rds: 
           ["Status"] == "available", "snapshot available")
     write(db, range(10, 15))
     rds.restore_db_instance_from_db_snapshot(DBInstanceIdentifier="ledger-d2",
-                                             DBSnapshotIdentifier="snap-d")
+                                             DBSnapshotIdentifier="snap-d", MultiAZ=True,
+                                             DeletionProtection=True)
     restored = available(rds, "ledger-d2")
     assert restored["Endpoint"]["Port"] != db["Endpoint"]["Port"]
     assert ids(restored) == list(range(10))
+    assert restored["MultiAZ"] is True and restored["DeletionProtection"] is True
+    assert sandbox.rds.plane.get("ledger-d2").standby is not None
     with pytest.raises(ClientError) as missing:
         rds.restore_db_instance_from_db_snapshot(DBInstanceIdentifier="x",
                                                  DBSnapshotIdentifier="no-such")
@@ -177,6 +181,8 @@ def test_point_in_time_restore_holds_exactly_what_was_committed_by_then(rds: Any
     restored = available(rds, "ledger-e2")
     assert restored["Endpoint"]["Port"] != db["Endpoint"]["Port"]
     assert ids(restored) == list(range(25))  # committed at or before T, nothing after
+    # "By default, the new DB instance is created as a single-AZ deployment", unprotected.
+    assert restored["MultiAZ"] is False and restored["DeletionProtection"] is False
     rds.restore_db_instance_to_point_in_time(SourceDBInstanceIdentifier="ledger-e",
                                              TargetDBInstanceIdentifier="ledger-e3",
                                              UseLatestRestorableTime=True)
