@@ -95,9 +95,10 @@ class _Stages:
 
 
 def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
-             sandbox: Sandbox | None = None) -> RunResult:
+             sandbox: Sandbox | None = None, recorder: Recorder | None = None) -> RunResult:
     """Run the pipeline once. Never raises (but for Ctrl-C): whatever breaks is recorded
-    as the run's `error`, with the traceback in the run dir when the kit itself broke."""
+    as the run's `error`, with the traceback in the run dir when the kit itself broke.
+    `recorder`: the run's ledger, given to watch the run as it goes (`kit drill`)."""
     result = RunResult(scenario.name, str(solution), fault, seed, "error",
                        run_dir=str(run_dir))
     stage = _Stages(f"{fault} seed {seed}")
@@ -117,7 +118,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                     sandbox.moto.reset()
                     sandbox.toxiproxy.reset()
             history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
-                           stack).pipeline()
+                           stack, recorder or Recorder()).pipeline()
             with stage("teardown"):
                 stack.close()
         history.save(run_dir / "history.json")
