@@ -85,8 +85,7 @@ def _faults(fault: str, sc: Scenario) -> list[str]:
 def cmd_eval(args: argparse.Namespace) -> int:
     """Grade a solution across the scenario's faults (or one); exit code per outcome."""
     from kit import scenario
-    from kit.report import document, junit, markdown
-    from kit.report.table import agreement, failures, verdict_table
+    from kit.report.table import agreement
     from kit.run import run_once
     from kit.sandbox import Sandbox
 
@@ -106,8 +105,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     results.append(run_once(sc, solution.resolve(), fault, seed,
                                             out / f"{fault}-seed{seed}", sandbox))
                 console.print(f"{fault} (seed {seed}): {results[-1].outcome}")
+    return _report(sc, solution, results, command, out,
+                   agreement(results) if args.repeat > 1 else [])
+
+
+def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
+            notes: list[str]) -> int:
+    """The verdict table, the failures and `notes`; report.json, junit.xml and summary.md
+    in `out`; the exit code of the outcome."""
+    from kit.report import document, junit, markdown
+    from kit.report.table import failures, verdict_table
+
     show(verdict_table(results))
-    for line in failures(results) + (agreement(results) if args.repeat > 1 else []):
+    for line in failures(results) + notes:
         console.print(line)
     doc = document.build(sc, str(solution), results, command)
     document.write(doc, out / "report.json")
@@ -120,9 +130,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_drill(args: argparse.Namespace) -> int:
     """Run a drill by hand: one fault (or each in turn), watched live, then its timeline."""
     from kit import scenario
-    from kit.report import document, junit, markdown
     from kit.report.live import LiveView
-    from kit.report.table import failures, verdict_table
     from kit.run import run_once
     from kit.sandbox import Sandbox
     from kit.workload.recorder import Recorder
@@ -150,15 +158,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
                 view.stop()
             results.append(run)
             _drill_report(run)
-    show(verdict_table(results))
-    for line in failures(results):
-        console.print(line)
-    doc = document.build(sc, str(solution), results, command)
-    document.write(doc, out / "report.json")
-    junit.write(doc, out / "junit.xml")
-    markdown.write(doc, out / "summary.md")
-    console.print(f"outcome: {doc['outcome']}; timelines and reports in {out}")
-    return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
+    return _report(sc, solution, results, command, out, [])
 
 
 def _drill_report(run: RunResult) -> None:

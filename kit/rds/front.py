@@ -9,11 +9,7 @@ Terraform runs with the kit's own credentials.
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import urllib3
@@ -21,6 +17,7 @@ import urllib3
 from kit.rds import api
 from kit.rds.plane import DataPlane
 from kit.rds.wire import Reply
+from kit.sandbox.http import LoopbackServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 from kit.workload import aws
 
@@ -37,25 +34,26 @@ class RdsFront:
         self._admin = aws.client("rds", self.moto)
         self._pool = urllib3.PoolManager(maxsize=16, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="rds-front")
-        self._thread.start()
+        self._http = LoopbackServer(self.handle, self._failed, "rds-front")
+        self.port, self.url = self._http.port, self._http.url
+        self._http.start()
 
     def wait_ready(self) -> None:
         """Ready as soon as it exists (it listens from its constructor on)."""
 
     def stop(self) -> None:
         """Stop serving and stop every server of the data plane."""
-        self._server.shutdown()
-        self._server.server_close()
+        self._http.stop()
         self.plane.close()
         self._pool.clear()
 
-    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Reply:
+    def _failed(self, exc: Exception, path: str) -> Reply:
+        # The kit's failure, not the caller's: the run reports the plane's errors.
+        self.plane.errors.append(f"the RDS front failed on {path}: {exc!r}")
+        return 500, {"Content-Type": "text/plain"}, str(exc).encode()
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
+               client: str = "") -> Reply:
         """Answer one RDS call: by a handler of kit.rds.api, or by moto."""
         params = dict(parse_qsl(urlsplit(path).query))
         if body:
@@ -75,33 +73,3 @@ class RdsFront:
                                   preload_content=True, redirect=False)
         reply = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_BY_HOP}
         return resp.status, reply, resp.data
-
-
-def _handler(front: RdsFront) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True
-
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            try:
-                status, out, data = front.handle(self.command, self.path, headers, body)
-            except Exception as exc:  # noqa: BLE001 - the kit's failure, reported by the run
-                front.plane.errors.append(f"the RDS front failed on {self.path}: {exc!r}")
-                status, out, data = 500, {"Content-Type": "text/plain"}, str(exc).encode()
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                self.send_response(status)
-                for key, value in out.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        do_GET = do_POST = _serve
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    return Handler

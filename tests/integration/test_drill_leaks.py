@@ -5,7 +5,6 @@ nothing at all."""
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import tempfile
@@ -16,8 +15,8 @@ import pytest
 from kit import scenario
 from kit.run import run_once
 from kit.sandbox import Sandbox
+from tests.integration.conftest import CtrlC
 from tests.integration.procs import eventually, listening_ports, living_under, tree
-from tests.integration.test_leaks import _CtrlC
 
 # (fault, the stage a Ctrl-C interrupts or None)
 RUNS = [("none", None), ("instance_crash", None), ("az_loss", None), ("bad_migration", None),
@@ -47,16 +46,11 @@ def _servers(root: Path) -> list[int]:
 
 @pytest.mark.timeout(1200)
 def test_drills_leave_no_server_archive_proxy_or_temp_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC) -> None:
     sc = _small()
     temp = Path(tempfile.mkdtemp(prefix="drill-leaks-"))
     temp.chmod(0o711)
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    ctrl_c = _CtrlC()
-    logger = logging.getLogger("kit.run")
-    logger.addHandler(ctrl_c)
-    level = logger.level
-    logger.setLevel(logging.INFO)
     try:
         with Sandbox(provider=True) as sandbox:
             kept = set(os.listdir(temp))
@@ -81,6 +75,4 @@ def test_drills_leave_no_server_archive_proxy_or_temp_dir(
         assert eventually(lambda: not living_under(temp), timeout=15), living_under(temp)
         assert os.listdir(temp) == []
     finally:
-        logger.removeHandler(ctrl_c)
-        logger.setLevel(level)
         shutil.rmtree(temp, ignore_errors=True)
