@@ -116,11 +116,14 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
         proxies[AWS_ENDPOINT] = sandbox.toxiproxy.proxy(f"aws-{stamp}",
                                                         f"127.0.0.1:{gateway.port}")
         stack.callback(proxies[AWS_ENDPOINT].delete)
-        # Workers see only these ports (where the machine allows a namespace).
-        network = WorkerNetwork.create([p.port for p in proxies.values()])
+        # Workers see only these ports (where the machine allows a namespace); a drill's
+        # runbook only the AWS endpoint (the instances are the application's, not its).
+        reachable = {name: proxy for name, proxy in proxies.items()
+                     if not (sandbox.rds.plane.enabled and name.startswith("database."))}
+        network = WorkerNetwork.create([p.port for p in reachable.values()])
         if network:
             stack.callback(network.close)
-            for proxy in proxies.values():
+            for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
     recorder.record("kit", "confinement", network="namespace" if network else "host")
     values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"

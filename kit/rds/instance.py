@@ -102,9 +102,10 @@ class DbInstance:
             raise DataPlaneError(f"{self.identifier}: the data plane stopped mid-transition")
 
     def _point_endpoint(self, server: PgServer | None) -> None:
-        if server is not None:
-            self.proxy.set_upstream(f"127.0.0.1:{server.port}")
-        self.proxy.set_enabled(server is not None and not self.partitioned)
+        if server is None:
+            self.proxy.set_enabled(False)
+        else:
+            self.proxy.set_upstream(f"127.0.0.1:{server.port}", not self.partitioned)
 
     def _add_standby(self) -> None:
         primary = self.primary
