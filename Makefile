@@ -34,12 +34,17 @@ eval: setup
 	@test -n "$(SCENARIO)" || { echo "usage: make eval SCENARIO=<name> [SOLUTION=<dir>] [FAULT=<f>] [SEED=<n>]"; exit 2; }
 	$(KIT) eval $(SCENARIO) $(if $(SOLUTION),--solution $(SOLUTION)) $(if $(FAULT),--fault $(FAULT)) $(if $(SEED),--seed $(SEED))
 
+## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's), and the
+## every-fault sweeps marked slow
 validate: setup
-	$(KIT) validate $(SCENARIO) --jobs $(JOBS)
+	@set -e; for s in $(if $(SCENARIO),$(SCENARIO),$$($(KIT) list --names)); do \
+	  $(KIT) validate $$s --jobs $(JOBS); done
+	$(if $(SCENARIO),,$(BIN)/pytest -q -m slow $(PYTEST_ARGS))
 
-## test: unit + integration tests against real services
+## test: unit + integration tests against real services, within the 25-minute budget;
+## prints the slowest tests
 test: setup
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -m "not slow" --durations=15 $(PYTEST_ARGS)
 
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not integration" $(PYTEST_ARGS)

@@ -1,9 +1,9 @@
 """Summarise a `kit validate --repeat N` output directory: is the kill matrix identical
-across seeds? Writes the determinism block of docs/benchmarks.md.
+across seeds? Writes the `determinism-<scenario>` block of docs/benchmarks.md.
 
 Usage:
-  .venv/bin/kit validate order-pipeline --repeat 10 --jobs 2 --out runs/det
-  .venv/bin/python bench/determinism.py runs/det/order-pipeline/validate-<stamp>
+  .venv/bin/kit validate SCENARIO --repeat 10 --jobs 2 --out runs/det
+  .venv/bin/python bench/determinism.py runs/det/SCENARIO/validate-<stamp>
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kit.validate import Row, plan_rows  # noqa: E402
 from kit.variants import load_all  # noqa: E402
 
 
-def load_rows(out: Path, scenario_name: str = "order-pipeline") -> list[Row]:
+def load_rows(out: Path, scenario_name: str) -> list[Row]:
     """The matrix rows of a validate output directory, with every run read back."""
     sc = scenario.load(scenario_name)
     rows = plan_rows(sc, load_all(sc))
@@ -57,10 +57,11 @@ def markdown(rows: list[Row], source: str) -> str:
 
 def main(out: Path) -> None:
     """Print the summary and write it into docs/benchmarks.md."""
-    rows = load_rows(out)
-    text = markdown(rows, f"kit validate order-pipeline --repeat "
+    name = out.resolve().parent.name  # runs/<scenario>/validate-<stamp>
+    rows = load_rows(out, name)
+    text = markdown(rows, f"kit validate {name} --repeat "
                           f"{max(len(r.runs) for r in rows)} --jobs 2")
-    write_block("determinism", text)
+    write_block(f"determinism-{name}", text)
     print(text)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import tempfile
 import time
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from kit.run import RunResult
     from kit.scenario import Scenario
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # CI logs: never wrap a message
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_USAGE = 0, 1, 3, 2
 
@@ -53,11 +54,26 @@ def cmd_setup(args: argparse.Namespace) -> int:
     return cmd_doctor(args)
 
 
+def cmd_new_scenario(args: argparse.Namespace) -> int:
+    """Write a scenario skeleton (which cannot pass until filled in)."""
+    from kit import skeleton
+
+    root = Path(args.root).resolve()
+    for path in skeleton.create(args.name, root):
+        print(path)
+    print(f"next: fill in every TODO, write golden/{args.name} and variants, then "
+          f"`kit validate {args.name} --scenarios {root}`")
+    return EXIT_OK
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     """List the scenarios with their faults and invariants."""
     from kit import scenario
 
     for name in scenario.known():
+        if args.names:
+            print(name)
+            continue
         sc = scenario.load(name)
         print(f"{name}: {sc.summary.strip()}")
         print(f"  faults: {', '.join(sc.faults)}")
@@ -93,7 +109,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     solution = _solution(args.solution, sc.golden)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
-    command = (f"kit eval {sc.name} --solution {solution} --seed {args.seed}"
+    roots = "".join(f" --scenarios {d}" for d in args.scenarios)
+    command = (f"kit eval {sc.name}{roots} --solution {solution} --seed {args.seed}"
                + (f" --fault {args.fault}" if args.fault else "")
                + (f" --repeat {args.repeat}" if args.repeat > 1 else ""))
     console.print(f"reproduce: {command}")
@@ -189,15 +206,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Run the kill matrix: golden passes everywhere, every variant killed for its reason."""
     from kit import scenario
     from kit.report.table import kill_matrix
-    from kit.validate import validate
+    from kit.validate import uncovered, validate
+    from kit.variants import load_all
 
     sc = scenario.load(args.scenario)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
-    console.print(f"reproduce: kit validate {sc.name} --repeat {args.repeat} --seed {args.seed}"
-                  + "".join(f" --only {name}" for name in args.only or []))
+    roots = "".join(f" --scenarios {d}" for d in args.scenarios)
+    console.print(f"reproduce: kit validate {sc.name}{roots} --repeat {args.repeat} "
+                  f"--seed {args.seed}"
+                  + "".join(f" --only {name}" for name in args.only or [])
+                  + (" --sample" if args.sample else ""))
     with console.status(f"validating {sc.name}") as status:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
-                        only=set(args.only) if args.only else None,
+                        only=set(args.only) if args.only else None, sample=args.sample,
                         progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
@@ -208,6 +229,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         console.print(f"[red]{row.subject}[/] under {row.fault}: {', '.join(row.statuses)}")
     for row in flaky:
         console.print(f"[yellow]flaky[/]: {row.subject} under {row.fault} disagrees across seeds")
+    missing = uncovered(sc, load_all(sc))
+    if missing:
+        console.print(f"no variant of {sc.name} is killed by: {', '.join(missing)} (only "
+                      "unit tests show they can fail)")
     console.print(f"{len(rows) - len(bad)}/{len(rows)} rows as expected; runs in {out}")
     return EXIT_OK if not bad and not flaky else EXIT_FAIL
 
@@ -217,37 +242,63 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log each run's stages to stderr as they begin")
+    roots = argparse.ArgumentParser(add_help=False)
+    roots.add_argument("--scenarios", action="append", metavar="DIR", default=[],
+                       help="also look for scenarios in DIR (holding scenarios/, golden/, "
+                       "variants/); repeatable; also KIT_SCENARIOS")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
-    sub.add_parser("list", help="list the scenarios, their faults and invariants")
-    ev = sub.add_parser("eval", help="grade a solution directory across a scenario's faults")
+    ls = sub.add_parser("list", parents=[roots],
+                        help="list the scenarios, their faults and invariants")
+    ls.add_argument("--names", action="store_true", help="only the names, one per line")
+    new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
+    new.add_argument("name")
+    new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
+    ev = sub.add_parser("eval", parents=[roots],
+                        help="grade a solution directory across a scenario's faults")
     ev.add_argument("scenario")
     ev.add_argument("--solution", help="solution directory (default: the golden one)")
     ev.add_argument("--fault", help="run only this fault (default: every fault)")
     ev.add_argument("--seed", type=int, default=1)
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--out", default="runs", help="where run histories and results go")
-    dr = sub.add_parser("drill", help="run a recovery drill by hand: a live view, then its "
-                        "timeline")
+    dr = sub.add_parser("drill", parents=[roots], help="run a recovery drill by hand: a live "
+                        "view, then its timeline")
     dr.add_argument("scenario")
     dr.add_argument("--solution", help="solution directory (default: the golden one)")
     dr.add_argument("--fault", help="run only this fault (default: each fault in turn)")
     dr.add_argument("--seed", type=int, default=1)
     dr.add_argument("--out", default="runs", help="where histories, timelines and reports go")
-    va = sub.add_parser("validate", help="run the kill matrix of a scenario")
+    va = sub.add_parser("validate", parents=[roots], help="run the kill matrix of a scenario")
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
     va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
     va.add_argument("--seed", type=int, default=1)
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")
+    va.add_argument("--sample", action="store_true",
+                    help="the quick tier: golden, each alternative once, and a sample of "
+                    "defects that covers every invariant the defects name")
     va.add_argument("--out", default="runs")
     return parser
 
 
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
-            "validate": cmd_validate, "drill": cmd_drill}
+            "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill}
+
+
+def _add_roots(dirs: list[str]) -> None:
+    """Put the --scenarios roots first in the scenario search path of this process."""
+    from kit import scenario
+
+    for directory in dirs:
+        if not (Path(directory) / "scenarios").is_dir():
+            raise InputError(f"--scenarios {directory}: no scenarios/ folder in it (a root "
+                             "holds scenarios/<name>/scenario.yaml, golden/ and variants/)")
+    paths = [str(Path(d).resolve()) for d in dirs]
+    current = os.environ.get(scenario.ENV_ROOTS, "")
+    os.environ[scenario.ENV_ROOTS] = os.pathsep.join([*paths, *([current] if current else [])])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -259,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C and SIGTERM (a CI timeout, `kill`) stop every run cleanly, even mid-stage.
     interrupt.install()
     try:
+        _add_roots(getattr(args, "scenarios", []))
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: every service and temp dir was cleaned up")

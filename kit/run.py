@@ -250,60 +250,77 @@ class _Run:
     def deploy(self) -> dict[str, Any] | None:
         """Gate, baseline, init and apply; the bindings known after apply, or None when the
         run stops here (refused by the gate, or the deploy failed)."""
-        scenario = self.scenario
         with self.stage("gate"):
-            unparsed = None
-            try:
-                self.config = hcl.parse(self.solution)
-                violations = [str(v) for v in gate.check(
-                    self.config, scenario.toolchain.allowed_providers, scenario.modules_dir)]
-            except SolutionError as exc:
-                # Terraform judges syntax below; if it accepts what the gate cannot read,
-                # refuse.
-                violations, unparsed = [], str(exc)
-            if violations:
-                self.recorder.record("kit", "gate", violations=violations)
+            unparsed = self._gate()
+            if unparsed is False:
                 return None
-        values = kit_values(scenario)
+        values = kit_values(self.scenario)
         with self.stage("init"):
             self.recorder.record("kit", "phase", name="deploy")
             self.harness = aws.harness_credentials(self.sandbox.moto.url)
             values |= self._baseline(values)
-            tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
-            try:
-                tf.configure(self.sandbox.moto.url, self.config)
-                tf.init()
-                if unparsed:
-                    tf.validate()  # Terraform's own diagnostic first, if it rejects it too
-            except SolutionError as exc:
-                self.recorder.record("kit", "gate", violations=[])
-                self._refused(exc.stage if isinstance(exc, DeployFailure) else "configure",
-                              exc.diagnostics if isinstance(exc, DeployFailure) else str(exc))
-                return None
-            self.recorder.record("kit", "gate", violations=[] if not unparsed else [
-                f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
-            if unparsed:
+            if not self._init(unparsed):
                 return None
         with self.stage("apply"):
-            variables = {var: str(values[binding])
-                         for var, binding in scenario.contract.variables.items()}
-            try:
-                tf.apply(variables)
-                outputs = tf.outputs()
-            except DeployFailure as failure:
-                self._plane_broken()
-                self._refused(failure.stage, failure.diagnostics)
-                return None
-            except EnvironmentFailure as failure:
-                self._refused(failure.stage, failure.diagnostics or failure.reason,
-                              kit_error=failure.reason)
-                return None
-            problem = self._output_problem(outputs)
-            if problem:
-                self._refused("outputs", problem)
-                return None
-            self.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
-        return values | {f"outputs.{k}": v for k, v in outputs.items()}
+            outputs = self._apply(values)
+        return None if outputs is None else values | {
+            f"outputs.{k}": v for k, v in outputs.items()}
+
+    def _gate(self) -> str | None | bool:
+        """Parse the solution and look for forbidden constructs: False when refused, else
+        the parse error Terraform must judge first (None when everything parsed)."""
+        try:
+            self.config = hcl.parse(self.solution)
+        except SolutionError as exc:
+            # Terraform judges syntax at init; if it accepts what the gate cannot read,
+            # the gate still refuses.
+            return str(exc)
+        violations = [str(v) for v in gate.check(
+            self.config, self.scenario.toolchain.allowed_providers, self.scenario.modules_dir)]
+        if violations:
+            self.recorder.record("kit", "gate", violations=violations)
+            return False
+        return None
+
+    def _init(self, unparsed: str | None) -> bool:
+        """Copy, configure and init the solution; False when the run stops here."""
+        tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
+        try:
+            tf.configure(self.sandbox.moto.url, self.config)
+            tf.init()
+            if unparsed:
+                tf.validate()  # Terraform's own diagnostic first, if it rejects it too
+        except SolutionError as exc:
+            self.recorder.record("kit", "gate", violations=[])
+            self._refused(exc.stage if isinstance(exc, DeployFailure) else "configure",
+                          exc.diagnostics if isinstance(exc, DeployFailure) else str(exc))
+            return False
+        self.recorder.record("kit", "gate", violations=[] if not unparsed else [
+            f"{unparsed} (Terraform accepts it, but the gate must read every file)"])
+        return not unparsed
+
+    def _apply(self, values: dict[str, Any]) -> dict[str, Any] | None:
+        """Apply with the contract's variables; the outputs, or None when it failed."""
+        assert self.tf is not None
+        variables = {var: str(values[binding])
+                     for var, binding in self.scenario.contract.variables.items()}
+        try:
+            self.tf.apply(variables)
+            outputs = self.tf.outputs()
+        except DeployFailure as failure:
+            self._plane_broken()
+            self._refused(failure.stage, failure.diagnostics)
+            return None
+        except EnvironmentFailure as failure:
+            self._refused(failure.stage, failure.diagnostics or failure.reason,
+                          kit_error=failure.reason)
+            return None
+        problem = self._output_problem(outputs)
+        if problem:
+            self._refused("outputs", problem)
+            return None
+        self.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
+        return outputs
 
     def _plane_broken(self) -> None:
         """Raise the kit's error when the RDS data plane broke (then a failed apply, which
@@ -357,7 +374,10 @@ class _Run:
         producer_spec, effects = scenario.workload.producer, scenario.workload.effects
         home = self.work / "worker-home"
         home.mkdir()
-        env = worker_env(scenario, bound, str(home))
+        spec = scenario.faults[self.fault]
+        kind = FAULTS.get(spec.kind)
+        env = worker_env(scenario, bound, str(home)) | (kind.worker_env(self.work)
+                                                        if kind else {})
         workers = scenario.workers
 
         def session_for(name: str) -> dict[str, str]:
@@ -379,12 +399,11 @@ class _Run:
             producer_spec.interval_seconds, recorder)
         observer = Observer(bound.databases[effects.database], effects.table,
                             scenario.messages.key, recorder)
-        spec = scenario.faults[self.fault]
-        params = FAULTS[spec.kind].Params.model_validate(spec.params) \
-            if spec.kind in FAULTS else None
+        params = kind.Params.model_validate(spec.params) if kind else None
         nemesis = Nemesis(FaultContext(spec, params, recorder, supervisor, bound.gateway,
                                        stopping, bound.proxies, bound.roles,
-                                       single_send_keys(plan, module.describe)))
+                                       single_send_keys(plan, module.describe), self.seed,
+                                       self.work))
         admin_sqs = aws.client("sqs", self.sandbox.moto.url)
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:

@@ -154,11 +154,14 @@ class Workload(Strict):
 
 
 class Trigger(Strict):
-    """Inject when this many distinct keys have been recorded, and this many writes
-    acknowledged (drills): events, not a clock."""
+    """Inject when this many distinct keys have been recorded and this many writes
+    acknowledged (drills): events, not a clock; if that never happens within
+    `timeout_seconds`, the fault is not injected (the solution's doing:
+    workload.fault_injected)."""
 
     after_recorded: int = Field(0, ge=0)
     after_acknowledged: int = Field(0, ge=0)
+    timeout_seconds: float = Field(60, gt=0, le=600)
 
 
 class Fault(Strict):

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +71,37 @@ def toxiproxy_binary() -> Path | None:
     return Path(found) if found else None
 
 
+FAKETIME = {"package": "libfaketime", "version": "3.0.1"}
+_FAKETIME_SO = Path("libfaketime/vendor/libfaketime/src/libfaketime.so.1")
+
+
+def faketime_library() -> Path | None:
+    """libfaketime, for the clock_skew fault: the build the PyPI package `libfaketime`
+    vendors (GPLv2; installed into the cache as a tool, never imported). Debian's 0.9.10
+    breaks Python's sleep when the monotonic clock is left alone, which the fault needs."""
+    found = settings.cache_dir() / "faketime" / _FAKETIME_SO
+    return found if found.exists() else None
+
+
+def install_faketime(log: Log) -> Path:
+    """pip-install libfaketime into the cache (its vendored shared library); idempotent."""
+    found = faketime_library()
+    if found:
+        return found
+    target = settings.cache_dir() / "faketime"
+    logfile = settings.cache_dir() / "faketime.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    _run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+          str(target), f"{FAKETIME['package']}=={FAKETIME['version']}"], Path("/"), log,
+         logfile, dict(os.environ))
+    found = faketime_library()
+    if found is None:
+        raise ToolchainError(f"{FAKETIME['package']} installed into {target} but holds no "
+                             f"{_FAKETIME_SO}: the package layout changed; update "
+                             "kit/deploy/toolchain.py")
+    return found
+
+
 def pieces() -> list[Piece]:
     """Every piece a run needs, each with the command that fixes it when missing."""
     setup = "make setup"
@@ -89,6 +121,7 @@ def pieces() -> list[Piece]:
               str(rnd) if provider_current("random", settings.RANDOM_PROVIDER)
               or _registry_mode() else None, setup),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
+        Piece("libfaketime (the clock_skew fault)", _str(faketime_library()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
         Piece("unprivileged user 'postgres' (initdb refuses root)",
@@ -133,9 +166,14 @@ def write_cli_config() -> Path:
             f"  direct {{\n    exclude = [{hosts}]\n  }}\n"
             "}\n"
         )
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(body)
-    tmp.replace(path)
+    if path.exists() and path.read_text() == body:
+        return path
+    # A temp file of its own: parallel runs (validate --jobs) write this at the same time.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".terraform-rc-")
+    with os.fdopen(fd, "w") as out:
+        out.write(body)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
     return path
 
 
@@ -298,6 +336,7 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
         install_postgres(log)
     install_tofu(log)
     install_toxiproxy(log)
+    install_faketime(log)
     if not _registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
         install_provider("aws", settings.AWS_PROVIDER, log)

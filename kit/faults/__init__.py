@@ -6,13 +6,13 @@ import threading
 from typing import Any
 
 from kit.faults.base import (
-    TRIGGER_TIMEOUT,
     FaultBroken,
     FaultContext,
     FaultKind,
     FaultNotInjected,
     wait_for,
 )
+from kit.faults.clock import ClockSkew
 from kit.faults.iam import IamDeny
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
@@ -30,6 +30,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "bad_migration": BadMigration,
     "instance_delete": InstanceDelete,
     "reboot_failover": MaintenanceReboot,
+    "clock_skew": ClockSkew,
 }
 KINDS = ("none", *FAULTS)
 
@@ -56,8 +57,8 @@ class Nemesis(threading.Thread):
             trigger = spec.trigger
             wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= trigger.after_recorded
                      and ctx.recorder.count("write") >= trigger.after_acknowledged,
-                     TRIGGER_TIMEOUT, f"{trigger.after_recorded} messages recorded and "
-                     f"{trigger.after_acknowledged} writes acknowledged")
+                     trigger.timeout_seconds, f"{trigger.after_recorded} messages recorded "
+                     f"and {trigger.after_acknowledged} writes acknowledged")
             if ctx.stopping.is_set():
                 return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind](ctx)

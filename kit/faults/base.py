@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -23,9 +24,6 @@ if TYPE_CHECKING:
     from kit.sandbox.toxiproxy import Proxy
     from kit.scenario import Fault
     from kit.workload.supervisor import Supervisor
-
-TRIGGER_TIMEOUT = 60.0
-
 
 class FaultNotInjected(Exception):
     """The workload never reached the state the fault needs (e.g. no worker ever deleted a
@@ -57,6 +55,8 @@ class FaultContext:
     # Keys the producer sends exactly once: killing the holder of one of these can lose it,
     # while a key sent twice has another copy that would hide the damage.
     single_send_keys: frozenset[str] = frozenset()
+    seed: int = 0  # the run's seed: a fault that draws anything draws from it
+    work: Path = Path()  # the run's private work directory
     # Drills: the data plane, the application, and where the incident is reported.
     drill: DrillHooks | None = None
 
@@ -76,6 +76,11 @@ class FaultKind:
     def __init__(self, ctx: FaultContext) -> None:
         self.ctx = ctx
         self.params: Any = ctx.params
+
+    @staticmethod
+    def worker_env(work: Path) -> dict[str, str]:
+        """What the workers' environment needs from the start for this fault (most: none)."""
+        return {}
 
     def start(self) -> dict[str, Any]:
         """Inject the fault; returns what was done (recorded as fault_start's detail)."""

@@ -8,8 +8,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kit.faults.base import FaultKind, wait_for
 
-LOST_TIMEOUT = 30.0
-
 
 class LostDeletesParams(BaseModel):
     """How many deletes are acknowledged without being performed."""
@@ -17,6 +15,7 @@ class LostDeletesParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     count: int = Field(5, ge=1, le=1000)
+    within_seconds: float = Field(30, gt=0, le=600)  # for the deletes to come
 
 
 class LostDeletes(FaultKind):
@@ -34,7 +33,8 @@ class LostDeletes(FaultKind):
     def window(self) -> None:
         # The window closes when the deletes have been lost (an event, not a clock).
         wait_for(self.ctx, lambda: self.ctx.recorder.count("fault_effect") - self.before
-                 >= self.params.count, LOST_TIMEOUT, f"{self.params.count} deletes by workers")
+                 >= self.params.count, self.params.within_seconds,
+                 f"{self.params.count} deletes by workers")
 
     def heal(self) -> None:
         self.ctx.gateway.lose_deletes(-self.ctx.gateway.lost_deletes)

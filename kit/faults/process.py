@@ -9,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kit.faults.base import FaultContext, FaultKind, FaultNotInjected
 
-HOLD_TIMEOUT = 30.0
 POLL_SECONDS = 0.01
 
 
@@ -19,6 +18,7 @@ class CrashParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     after_receive_seconds: float = Field(0.1, ge=0, le=60)
+    within_seconds: float = Field(30, gt=0, le=600)  # for such a worker to turn up
 
 
 def _holding(ctx: FaultContext) -> dict[str, tuple[float, str]]:
@@ -48,7 +48,7 @@ class WorkerCrash(FaultKind):
 
     def start(self) -> dict[str, Any]:
         age = self.params.after_receive_seconds
-        deadline = time.monotonic() + HOLD_TIMEOUT
+        deadline = time.monotonic() + self.params.within_seconds
         # Polled, not only woken by new ops: the hold must reach its age with no new op.
         while not self.ctx.stopping.is_set() and time.monotonic() < deadline:
             now = self.ctx.recorder.now()
@@ -59,7 +59,7 @@ class WorkerCrash(FaultKind):
                     return {"killed": name, "holding": message_id}
             self.ctx.stopping.wait(POLL_SECONDS)
         raise FaultNotInjected(f"no worker held a message it had not recorded for {age} s "
-                               f"within {HOLD_TIMEOUT:.0f} s")
+                               f"within {self.params.within_seconds:.0f} s")
 
     # The kill is the whole fault; the supervisor restarts the worker, as the contract says.
     def window(self) -> None:

@@ -95,12 +95,31 @@ class Authorizer:
     def _context(self, session: Session, identity: Identity, call: Call,
                  resource: Resource | None, source_ip: str,
                  region: str) -> dict[str, ContextValue]:
+        """The global condition keys as AWS would set them for this request (IAM User
+        Guide, "AWS global condition context keys"), key by key:
+
+        - aws:SecureTransport: true. Every AWS SDK endpoint is HTTPS, and boto3 only
+          speaks plain HTTP here because the sandbox's endpoint is the kit's loopback
+          proxy, which the solution does not choose: a "deny unless TLS" policy must
+          not lock out a client that would have used TLS on AWS.
+        - aws:SourceIp: the address the request came from (loopback, or the workers'
+          namespace relay); no VPC endpoint is involved, so no aws:SourceVpc(e).
+        - aws:CurrentTime, aws:EpochTime: the kit's clock when the request arrives.
+        - aws:RequestedRegion: the region the request was signed for.
+        - aws:PrincipalIsAWSService, aws:ViaAWSService: false, the caller is a role
+          session, not a service.
+        - aws:userid: the role's unique id and the session name, as AWS forms it.
+        - aws:PrincipalTag/*, aws:ResourceTag/* (and the service's own ResourceTag
+          spelling for Secrets Manager and IAM): from the emulator's tags.
+        - request keys of the call (aws:RequestTag/*, aws:TagKeys, ...): from the
+          request itself (kit/gateway/actions).
+        """
         now = datetime.now(UTC)
         context: dict[str, ContextValue] = {
             "aws:SourceIp": source_ip,
             "aws:CurrentTime": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "aws:EpochTime": int(now.timestamp()),
-            "aws:SecureTransport": False,  # the gateway speaks plain HTTP
+            "aws:SecureTransport": True,
             "aws:RequestedRegion": region,
             "aws:PrincipalIsAWSService": False,
             "aws:ViaAWSService": False,

@@ -22,7 +22,11 @@ from botocore.awsrequest import AWSRequest, HTTPHeaders
 from botocore.credentials import Credentials
 
 ALGORITHM = "AWS4-HMAC-SHA256"
-# AWS refuses a request whose X-Amz-Date is more than 15 minutes from its clock.
+# SQS, SNS, STS and IAM refuse a request whose X-Amz-Date is more than 15 minutes from their
+# clock, with SignatureDoesNotMatch "Signature expired: <date> is now earlier than <limit>
+# (<now> - 15 min.)" (AWS General Reference, "Signature Version 4 signing process": the
+# request must reach AWS within the allowed window of its time stamp, to guard against
+# replay). botocore does not correct for a skewed clock (boto/boto3#1252).
 MAX_SKEW = timedelta(minutes=15)
 # Payload markers that stand in for the body hash (S3 streaming and unsigned uploads).
 _UNHASHED = ("UNSIGNED-PAYLOAD", "STREAMING-")
@@ -106,12 +110,15 @@ def verify(auth: Authorization, secret_access_key: str, method: str, path: str,
                           f"Date in Credential scope does not match YYYYMMDD from ISO-8601 "
                           f"version of date from HTTP: {auth.date!r} != {amz_date[:8]!r}")
     now = now or datetime.now(UTC)
+    stamp, minutes = now.strftime(_DATE_FORMAT), int(MAX_SKEW.total_seconds() // 60)
     if signed_at < now - MAX_SKEW:
         raise AuthFailure("SignatureDoesNotMatch", f"Signature expired: {amz_date} is now "
-                          f"earlier than {(now - MAX_SKEW).strftime(_DATE_FORMAT)}")
+                          f"earlier than {(now - MAX_SKEW).strftime(_DATE_FORMAT)} "
+                          f"({stamp} - {minutes} min.)")
     if signed_at > now + MAX_SKEW:
         raise AuthFailure("SignatureDoesNotMatch", f"Signature not yet current: {amz_date} is "
-                          f"still later than {(now + MAX_SKEW).strftime(_DATE_FORMAT)}")
+                          f"still later than {(now + MAX_SKEW).strftime(_DATE_FORMAT)} "
+                          f"({stamp} + {minutes} min.)")
     if "host" not in auth.signed_headers:
         raise AuthFailure("SignatureDoesNotMatch", "the host header must be signed")
     missing = [name for name in auth.signed_headers if name not in headers]

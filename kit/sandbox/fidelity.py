@@ -42,6 +42,11 @@ def released_messages_wait_their_turn() -> None:
     first, so a few released poison messages would be received forever and starve every
     valid message behind them, something AWS does not do. Here a released message moves to
     the back of the queue.
+
+    Not for FIFO queues: there AWS keeps the order within a message group, so a released
+    message is the next of its group again ("Amazon SQS FIFO queues": "messages within a
+    message group are received in the order they were sent"; a returned message is
+    delivered again before later messages of its group).
     """
     from moto.sqs.models import SQSBackend
 
@@ -52,9 +57,9 @@ def released_messages_wait_their_turn() -> None:
     def change_message_visibility(self: Any, queue_name: str, receipt_handle: str,
                                   visibility_timeout: int) -> None:
         original(self, queue_name, receipt_handle, visibility_timeout)
-        if int(visibility_timeout) != 0:
-            return
         queue = self.get_queue(queue_name)
+        if int(visibility_timeout) != 0 or queue.fifo_queue:
+            return
         with queue._messages_lock:
             for message in list(queue._messages):
                 if message.had_receipt_handle(receipt_handle):
@@ -66,7 +71,86 @@ def released_messages_wait_their_turn() -> None:
     SQSBackend.change_message_visibility = change_message_visibility  # type: ignore[method-assign]
 
 
-FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn)
+def receives_are_atomic() -> None:
+    """SQS: a message is handed to at most one ReceiveMessage call until its visibility
+    timeout ends, and in a FIFO queue no later message of its group is handed out while it
+    is in flight.
+
+    AWS, SQS Developer Guide, "Amazon SQS visibility timeout": "Immediately after a message
+    is received, it remains in the queue. To prevent other consumers from processing the
+    message again, Amazon SQS sets a visibility timeout". moto checks visibility and marks
+    a message received without a lock, so two concurrent receives (the server is threaded)
+    can both take the same message: the kit would then see two workers holding it. Here
+    each pass over the queue runs under the queue's lock; a long poll waits between passes
+    without it (woken by a new message, or at POLL_SECONDS for a lapsed timeout or a FIFO
+    group set free), instead of moto's own loop, which spins while every visible message
+    belongs to a group in flight.
+    """
+    import time
+
+    from moto.sqs.models import SQSBackend
+
+    if getattr(SQSBackend.receive_message, "_kit_fix", False):
+        return
+    original = SQSBackend.receive_message
+
+    def receive_message(self: Any, queue_name: str, count: int, wait_seconds_timeout: int,
+                        visibility_timeout: int,
+                        message_attribute_names: list[str] | None = None) -> list[Any]:
+        queue = self.get_queue(queue_name)
+        deadline = time.monotonic() + (wait_seconds_timeout or 0)
+        while True:
+            with queue._messages_lock:
+                got = original(self, queue_name, count, 0, visibility_timeout,
+                               message_attribute_names)
+                remaining = deadline - time.monotonic()
+                if got or remaining <= 0:
+                    return got
+                queue._messages_lock.wait(timeout=min(POLL_SECONDS, remaining))
+
+    receive_message._kit_fix = True  # type: ignore[attr-defined]
+    SQSBackend.receive_message = receive_message  # type: ignore[method-assign]
+
+
+POLL_SECONDS = 0.05
+
+
+def deduplication_outlives_deletion() -> None:
+    """SQS FIFO: a message with the deduplication ID of one sent in the last 5 minutes is
+    accepted but not delivered, even if the first was received and deleted meanwhile.
+
+    AWS, SendMessage API reference, MessageDeduplicationId: "If a message with a particular
+    MessageDeduplicationId is sent successfully, any messages sent with the same
+    MessageDeduplicationId are accepted successfully but aren't delivered during the
+    5-minute deduplication interval"; with DeduplicationScope "messageGroup" the ID is
+    unique within its message group. moto compares only with the messages still in the
+    queue, so a duplicate of a message already deleted is delivered again.
+    """
+    import time
+
+    from moto.sqs.models import DEDUPLICATION_TIME_IN_SECONDS, Queue
+
+    if getattr(Queue.add_message, "_kit_fix", False):
+        return
+    original = Queue.add_message
+
+    def add_message(self: Any, message: Any) -> None:
+        if self.fifo_queue and message.deduplication_id:
+            per_group = self.attributes.get("DeduplicationScope") == "messageGroup"
+            key = (message.group_id if per_group else None, message.deduplication_id)
+            accepted: dict[Any, float] = self.__dict__.setdefault("_kit_deduplication", {})
+            now = (message.sent_timestamp or time.time() * 1000) / 1000
+            if now - accepted.get(key, float("-inf")) < DEDUPLICATION_TIME_IN_SECONDS:
+                return
+            accepted[key] = now
+        original(self, message)
+
+    add_message._kit_fix = True  # type: ignore[attr-defined]
+    Queue.add_message = add_message  # type: ignore[method-assign]
+
+
+FIXES = (restore_redrive_allow_policy, released_messages_wait_their_turn, receives_are_atomic,
+         deduplication_outlives_deletion)
 
 
 def apply_all() -> None:

@@ -216,6 +216,18 @@ def test_queue_policy_grants_and_denies(env: Env, gw: Gateway) -> None:
     assert _last(gw)["decision"] == "ExplicitDeny"
 
 
+def test_a_tls_only_queue_policy_lets_an_sdk_client_in(env: Env, gw: Gateway) -> None:
+    # On AWS every SDK call is HTTPS (aws:SecureTransport true); the sandbox's plain HTTP
+    # is the kit's transport, not the client's choice, so it must not trip such a policy.
+    worker = _principal(env, gw, _allow("sqs:SendMessage", "*"))
+    url, arn = _queue(env)
+    aws.client("sqs", env.moto).set_queue_attributes(QueueUrl=url, Attributes={"Policy": _doc(
+        {"Effect": "Deny", "Principal": "*", "Action": "sqs:*", "Resource": arn,
+         "Condition": {"Bool": {"aws:SecureTransport": "false"}}})})
+    worker.client("sqs", gw).send_message(QueueUrl=url, MessageBody="over TLS on AWS")
+    assert _last(gw)["decision"] == "Allow"
+
+
 # --- policy changes take effect on the very next call --------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Fifty consecutive runs, every fault, one in five interrupted (Ctrl-C) at a different
+"""Twenty consecutive runs, every fault, every other one interrupted (Ctrl-C) at a different
 stage: after each run nothing of it is left (process, listening port, Toxiproxy proxy, temp
 dir), and after each sandbox nothing at all."""
 
@@ -11,32 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from kit import scenario
 from kit.run import run_once
 from kit.sandbox import Sandbox
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import listening_ports, living_under, tree
+from tests.integration.small import small_order_pipeline
 
-RUNS, PER_SANDBOX, INTERRUPT_EVERY = 50, 10, 5
+# Ten interrupted runs: one at each stage of a run.
+RUNS, PER_SANDBOX, INTERRUPT_EVERY = 20, 10, 2
 STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
           "observe", "teardown", "check"]
 
 
-def _small() -> scenario.Scenario:
-    """order-pipeline with a short workload and short faults: the plumbing is what counts."""
-    data = scenario.load("order-pipeline").model_dump()
-    for fault in data["faults"].values():
-        fault["trigger"]["after_recorded"] = 3
-        fault["duration_seconds"] = min(fault["duration_seconds"], 2.0)
-    data["workload"]["params"].update(orders=10, duplicate_sends=2, poison=2)
-    data["workload"]["producer"]["interval_seconds"] = 0.05
-    return scenario.Scenario.model_validate(data)
-
-
 @pytest.mark.timeout(1500)
-def test_fifty_runs_leave_no_process_port_or_temp_dir(
+def test_twenty_runs_leave_no_process_port_or_temp_dir(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC) -> None:
-    sc = _small()
+    sc = small_order_pipeline()
     temp = Path(tempfile.mkdtemp(prefix="leaks-"))
     temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
     monkeypatch.setattr(tempfile, "tempdir", str(temp))

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from kit import cli
+from kit import cli, scenario
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["eval", "nosuch"], "unknown scenario 'nosuch'; known: order-pipeline"),
+    (["eval", "nosuch"], f"unknown scenario 'nosuch'; known: {', '.join(scenario.known())}"),
     (["eval", "order-pipeline", "--solution", "/nonexistent"], "/nonexistent does not exist"),
     (["eval", "order-pipeline", "--fault", "meteor"], "unknown fault 'meteor'"),
     (["validate", "order-pipeline", "--only", "golden", "--only", "nosuch"],

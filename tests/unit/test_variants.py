@@ -79,3 +79,20 @@ def test_patch_that_no_longer_applies_names_the_patch(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"change.patch: does not apply"):
         variants.materialize(sc, v, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_covering_sample_names_every_invariant_some_defect_names() -> None:
+    from kit.validate import covering_sample, plan_rows
+
+    for name in ("order-pipeline", "fifo-ledger"):
+        sc = scenario.load(name)
+        found = variants.load_all(sc)
+        chosen = covering_sample(found)
+        assert chosen == covering_sample(list(reversed(found)))  # deterministic
+        named = {i for v in found for i in v.must_fail}
+        assert {i for v in found if v.name in chosen for i in v.must_fail} == named
+        assert len(chosen) < len([v for v in found if not v.must_pass])
+        rows = plan_rows(sc, found, sample=True)
+        alternatives = [v.name for v in found if v.must_pass]
+        assert sorted(r.subject for r in rows if r.subject in alternatives) == sorted(
+            alternatives)  # each alternative once

@@ -1,0 +1,77 @@
+"""The reward spread: what each solution of each shipped scenario is paid, so a reader sees
+that each defect costs what it should (kit/report/reward.py states the properties).
+
+Runs the kill matrix of every scenario (one seed) and the adversarial solutions of
+tests/adversarial/, and writes the `rewards` block of docs/benchmarks.md. A row's reward is
+the reward of its runs: the golden and the alternatives under every fault they run
+under, a defect under the fault that exposes it (`kit eval --fault F` pays the same).
+
+Usage: .venv/bin/python bench/rewards.py   (part `rewards` of `make bench`)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.run import write_block  # noqa: E402
+from kit import scenario  # noqa: E402
+from kit.validate import Row, validate  # noqa: E402
+
+ADVERSARIAL = ROOT / "tests" / "adversarial"
+
+
+def _merged(rows: list[Row]) -> dict[str, list[Row]]:
+    """Rows by subject (the golden and the alternatives run under several faults)."""
+    out: dict[str, list[Row]] = {}
+    for row in rows:
+        out.setdefault(row.subject, []).append(row)
+    return out
+
+
+def table(name: str, kind: str, rows: list[Row], spec: scenario.RewardSpec) -> list[str]:
+    """One markdown line per subject: kind, faults, what failed, status, reward."""
+    lines = []
+    for subject, group in _merged(rows).items():
+        merged = Row(subject, ", ".join(r.fault for r in group), group[0].expected,
+                     [run for r in group for run in r.runs])
+        failed = sorted({i for run in merged.runs for i, r in run.results.items()
+                         if r.verdict == "fail"})
+        reward = merged.reward(spec)
+        label = "golden" if subject == "golden" else kind if group[0].expected else (
+            "alternative" if kind == "variant" else kind)
+        status = "as expected" if all(r.ok for r in group) else "NOT as expected"
+        lines.append(f"| {name} | {subject} | {label} | {merged.fault} | "
+                     f"{', '.join(failed) or '–'} | {status} | "
+                     f"{'n/a' if reward is None else f'{reward:.2f}'} |")
+    return lines
+
+
+def main() -> None:
+    """Run the matrices and write the block."""
+    lines = ["| scenario | solution | kind | faults | failed | status | reward |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name in scenario.known():
+        sc = scenario.load(name)
+        if sc.root != scenario.ROOT:
+            continue
+        with tempfile.TemporaryDirectory() as out:
+            lines += table(name, "variant", validate(sc, Path(out), jobs=2), sc.reward)
+            if (ADVERSARIAL / name).is_dir():
+                rows = validate(sc, Path(out) / "adversarial", jobs=2, root=ADVERSARIAL,
+                                golden=False)
+                lines += table(name, "adversarial", rows, sc.reward)
+    ceiling = scenario.RewardSpec().ceiling
+    text = ("`.venv/bin/python bench/rewards.py` (seed 1). A defect's reward is paid under "
+            f"the fault that exposes it; the default ceiling is {ceiling}.\n\n"
+            + "\n".join(lines) + "\n")
+    write_block("rewards", text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
