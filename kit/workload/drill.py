@@ -22,7 +22,6 @@ from typing import Any
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults import FAULTS, FaultContext, Nemesis
-from kit.faults.base import TRIGGER_TIMEOUT
 from kit.faults.rds import DrillHooks
 from kit.rds.plane import DataPlane
 from kit.scenario import Scenario
@@ -83,11 +82,11 @@ class Drill:
                 if fault.kind == "none":
                     # An application that cannot write at all is judged (workload.app_writes).
                     self._until(lambda: self.recorder.count("write") >= spec.writes,
-                                TRIGGER_TIMEOUT + spec.writes * (spec.app.interval_seconds + 1),
-                                required=False)
+                                fault.trigger.timeout_seconds
+                                + spec.writes * (spec.app.interval_seconds + 1), required=False)
                     return
                 self._until(lambda: runner.reported.is_set() or nemesis.done.is_set(),
-                            TRIGGER_TIMEOUT + MARGIN)
+                            fault.trigger.timeout_seconds + MARGIN)
             if runner.reported.is_set():
                 with stage("recover"):
                     self.recorder.record("kit", "phase", name="recover")
