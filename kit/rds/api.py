@@ -107,10 +107,11 @@ def _created(reply: Reply) -> Spec | None:
 def create_db_instance(request: Request) -> Reply:
     """CreateDBInstance (API_CreateDBInstance.html): `creating` until its server runs
     (with a standby when MultiAZ, and a first automated backup when BackupRetentionPeriod
-    is above 0), then `available`."""
+    is above 0), then `available`. Only engine postgres gets a server: another engine stays
+    a record with no database behind it."""
     reply = request.forward()
     spec = _created(reply)
-    if spec is None:
+    if spec is None or request.params.get("Engine", "").lower() != "postgres":
         return reply
     instance = request.plane.create(spec)
     _automated_snapshots(request, instance)
@@ -283,6 +284,9 @@ def modify_db_instance(request: Request) -> Reply:
     if instance is None:
         return request.forward()
     _available(instance, "ModifyDBInstance")
+    if request.params.get("NewDBInstanceIdentifier"):
+        request.plane.errors.append("ModifyDBInstance with NewDBInstanceIdentifier (a rename) "
+                                    "is not modelled by the kit's data plane (kit/rds)")
     reply = request.forward()
     if not 200 <= reply[0] < 300:
         return reply
@@ -297,6 +301,13 @@ def modify_db_instance(request: Request) -> Reply:
         request.plane.run(instance, "modify", instance.modify, changes)
     return _rewritten(reply, request.plane)
 
+
+# Calls that would change what the data plane holds in ways it does not model: a run that
+# makes one is the kit's error, naming the call, never the solution's verdict.
+UNMODELLED = frozenset({
+    "CreateDBInstanceReadReplica", "PromoteReadReplica", "StopDBInstance", "StartDBInstance",
+    "RestoreDBInstanceFromS3", "SwitchoverReadReplica", "CreateDBCluster",
+    "RestoreDBClusterToPointInTime", "RestoreDBClusterFromSnapshot", "FailoverDBCluster"})
 
 HANDLERS: dict[str, Callable[[Request], Reply]] = {
     "CreateDBInstance": create_db_instance,

@@ -1,6 +1,8 @@
 """The errors the RDS handlers answer with: a fixed set, named and coded as the API
 reference's "Errors" sections name them (https://docs.aws.amazon.com/AmazonRDS/latest/
-APIReference/CommonErrors.html and each action's page), each with its HTTP status."""
+APIReference/CommonErrors.html and each action's page), each with its HTTP status. Errors
+about records moto keeps (DBInstanceNotFound, DBInstanceAlreadyExists, deletion
+protection) are moto's answers, passed through."""
 
 from __future__ import annotations
 
@@ -16,12 +18,6 @@ class RdsError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-class DBInstanceNotFound(RdsError):
-    """DBInstanceIdentifier doesn't refer to an existing DB instance."""
-
-    code, status = "DBInstanceNotFound", 404
 
 
 class DBSnapshotNotFound(RdsError):

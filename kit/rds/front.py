@@ -63,6 +63,9 @@ class RdsFront:
         def forward() -> Reply:
             return self._forward(method, path, headers, body)
 
+        if self.plane.enabled and action in api.UNMODELLED:
+            self.plane.errors.append(f"RDS {action} is not modelled by the kit's data plane "
+                                     "(kit/rds): the run cannot judge what it would do")
         if not self.plane.enabled or action not in api.HANDLERS:
             return forward()
         return api.handle(action, api.Request(params, self.plane, forward, self._admin))

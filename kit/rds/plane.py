@@ -24,7 +24,6 @@ from typing import Any
 
 import psycopg
 
-from kit.rds.backups import utcnow
 from kit.rds.config import RdsTimings
 from kit.rds.errors import DataPlaneError
 from kit.rds.instance import DbInstance, Source, Spec
@@ -240,7 +239,3 @@ class DataPlane:
             log.info("WAL upload of %s skipped: %s", instance.identifier, exc)
         finally:
             instance.lock.release()
-
-    def now(self) -> datetime:
-        """The plane's wall clock (UTC)."""
-        return utcnow()

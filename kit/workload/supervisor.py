@@ -56,8 +56,7 @@ class Supervisor(threading.Thread):
                  recorder: Recorder, grace: float, stopping: threading.Event,
                  enter: Callable[[], None] | None = None) -> None:
         super().__init__(name="supervisor", daemon=True)
-        # `python` in the contract means the kit's interpreter (boto3 and psycopg installed).
-        self.command = [sys.executable if c == "python" else c for c in command]
+        self.command = list(command)
         self.cwd, self.env, self.replicas = cwd, env, replicas
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)

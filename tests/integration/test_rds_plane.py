@@ -288,3 +288,16 @@ def test_losing_the_primary_zone_fails_over_or_leaves_a_single_az_instance_unrea
     assert ids(multi) == list(range(5))
     plane.get("ledger-l").heal_az()
     assert ids(single) == list(range(5))
+
+
+def test_only_postgres_gets_a_server_and_unmodelled_calls_are_the_kits_error(
+        rds: Any, sandbox: Sandbox) -> None:
+    rds.create_db_instance(DBInstanceIdentifier="other-engine", Engine="mysql",
+                           DBInstanceClass="db.t4g.micro", AllocatedStorage=20,
+                           MasterUsername="app", MasterUserPassword="not-checked-1")
+    assert sandbox.rds.plane.get("other-engine") is None
+    assert describe(rds, "other-engine")["Endpoint"]["Address"] != "127.0.0.1"
+    assert not sandbox.rds.plane.errors
+    with pytest.raises(ClientError):
+        rds.stop_db_instance(DBInstanceIdentifier="no-such-instance")
+    assert "StopDBInstance is not modelled" in sandbox.rds.plane.errors[0]
