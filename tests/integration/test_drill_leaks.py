@@ -19,7 +19,7 @@ from tests.integration.conftest import CtrlC
 from tests.integration.procs import eventually, listening_ports, living_under, tree
 
 # (fault, the stage a Ctrl-C interrupts or None)
-RUNS = [("none", None), ("instance_crash", None), ("az_loss", None), ("bad_migration", None),
+RUNS = [("instance_crash", None), ("az_loss", None), ("bad_migration", None),
         ("instance_delete", None), ("reboot_failover", None), ("bad_migration", "recover"),
         ("az_loss", "workload"), ("none", "apply")]
 
