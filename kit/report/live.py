@@ -81,7 +81,8 @@ class LiveView(threading.Thread):
                f"not yet ({self.recorder.now() - timeline.incident_at:.1f} s since the incident)"
                if timeline.incident_at is not None else "no incident yet")
         for label, value in (("writes/s", f"{self._rate():.0f}"), ("acknowledged", str(acked)),
-                             ("RTO", rto), ("RPO", "measured when the run ends")):
+                             ("fault", timeline.fault), ("RTO", rto),
+                             ("RPO", "measured when the run ends")):
             status.add_row(label, value)
         events = Table.grid(padding=(0, 1))
         for event in timeline.events[-SHOWN_EVENTS:]:

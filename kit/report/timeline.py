@@ -38,6 +38,7 @@ class Timeline:
         self.incident_at: float | None = None
         self.rto: float | None = None
         self.phase = ""  # the run's current phase (deploy, workload, recover, observe)
+        self.fault = "none yet"  # the fault's state, as the live view shows it
         self._writing = True
         self._connected = True
 
@@ -65,6 +66,10 @@ class Timeline:
             return self._call(time, value)
         if kind == "phase":
             self.phase = value["name"]
+        elif kind == "fault_start":
+            self.fault = f"{value['fault']}, since {time:.1f} s"
+        elif kind == "fault_end":
+            self.fault = f"{value['fault']}, healed at {time:.1f} s"
         text = self._describe(kind, value)
         if text is None:
             return None
