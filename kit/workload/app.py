@@ -62,7 +62,10 @@ class AppWriter(threading.Thread):
         return self.idle.wait(PAUSE_TIMEOUT)
 
     def resume(self) -> None:
-        """Write again, reading the endpoint afresh (the maintenance is over)."""
+        """Write again, reading the endpoint afresh (the maintenance is over); nothing when
+        it is not paused."""
+        if not self.paused:
+            return
         self._drop()
         self._last_read = 0.0
         self.idle.clear()

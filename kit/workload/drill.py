@@ -63,7 +63,7 @@ class Drill:
                                self.run_dir / "runbook.log", self.recorder,
                                spec.runbook.timeout_seconds,
                                self.bound.network.enter if self.bound.network else None,
-                               lambda: app.resume() if app.paused else None)
+                               app.resume)
         settled, stopping = threading.Event(), threading.Event()
         fault = self.scenario.faults[self.fault]
         params = FAULTS[fault.kind].Params.model_validate(fault.params) \

@@ -62,7 +62,7 @@ class RunbookRunner(threading.Thread):
                 return
             fault, incident = item
             self.recorder.record("kit", "incident", fault=fault, detail=incident)
-            self.reported.set()
+            self._signal(self.reported)
             env = {**self.env(), "INCIDENT": json.dumps(incident)}
             self._proc = spawn(self.command, self.cwd, env, self.log, self.enter)
             timed_out = False
@@ -77,8 +77,14 @@ class RunbookRunner(threading.Thread):
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
         finally:
-            self.finished.set()
+            self._signal(self.finished)
             self.on_exit()
+
+    def _signal(self, event: threading.Event) -> None:
+        # Set, then wake whoever waits on the recorder for it (kit.workload.drill).
+        event.set()
+        with self.recorder.changed:
+            self.recorder.changed.notify_all()
 
     def _tail(self) -> list[str]:
         if not self.log.exists():
