@@ -116,6 +116,7 @@ class AzLoss(RdsFault):
     def start(self) -> dict[str, Any]:
         instance, started = self.instance(), utcnow()
         self._instance = instance
+        instance.cut_off()  # before the incident is reported: nothing gets through after it
         self.hooks.plane.run(instance, "az loss", instance.lose_az)
         self.report(self.incident(started, f"The Availability Zone of {self.identifier}'s "
                                   "primary is unreachable; it is not known when it returns."))

@@ -215,14 +215,18 @@ class DbInstance:
                 self._restart("the primary failed")
             self._set("available")
 
+    def cut_off(self) -> None:
+        """The primary's Availability Zone is cut off, at once: the endpoint stops answering
+        and the WAL stops shipping (then `lose_az` does what RDS does about it)."""
+        self.partitioned = True
+        self.proxy.set_enabled(False)
+        self.emit(self.identifier, "az_lost")
+
     def lose_az(self) -> None:
-        """The primary's Availability Zone is cut off: Multi-AZ fails over, a single-AZ
-        instance is unreachable until the zone comes back (heal_az)."""
+        """After `cut_off`: Multi-AZ fails over, a single-AZ instance stays unreachable until
+        the zone comes back (heal_az)."""
         with self.lock:
-            self.partitioned = True
-            self.proxy.set_enabled(False)
-            self.emit(self.identifier, "az_lost")
-            if self.standby is not None:
+            if self.partitioned and self.standby is not None:
                 self._failover("the primary's Availability Zone failed")
 
     def heal_az(self) -> None:

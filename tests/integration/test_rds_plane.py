@@ -280,9 +280,11 @@ def test_losing_the_primary_zone_fails_over_or_leaves_a_single_az_instance_unrea
     multi, single = create(rds, "ledger-k", multi_az=True), create(rds, "ledger-l")
     write(multi, range(5))
     write(single, range(5))
+    plane.get("ledger-l").cut_off()
     plane.get("ledger-l").lose_az()
     with pytest.raises(psycopg.OperationalError):
         ids(single)
+    plane.get("ledger-k").cut_off()
     plane.run(plane.get("ledger-k"), "az loss", plane.get("ledger-k").lose_az)
     until(lambda: not plane.get("ledger-k").busy, "failover")
     assert ids(multi) == list(range(5))

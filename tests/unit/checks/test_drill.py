@@ -212,3 +212,17 @@ def test_app_writes_fails_when_the_application_never_wrote() -> None:
     d.writes(range(2))
     assert verdict(check_app_writes(d.build([]), {})) == "pass"
     assert verdict(check_app_writes(make_history([]), {})) == "pass"  # no application
+
+
+def test_a_write_a_dying_server_acknowledges_is_not_a_recovery() -> None:
+    d = Drill()
+    keys = d.writes(range(5))
+    d.incident()
+    keys.append(d.write(5))  # still acknowledged in the instant before the cut
+    d.write(6, outcome="fail")
+    d.op("app", "connect", "fail", endpoint=OLD, error="refused")
+    d.time += 9.0
+    keys += d.writes(range(7, 9))
+    result = check_rto(d.build(keys), {"rto_seconds": 6})
+    assert verdict(result) == "fail"
+    assert result.evidence["failures_after_incident"] == 2
