@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kit import bindings, interrupt
+from kit.errors import KitError
 from kit.gateway.server import Gateway
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
@@ -82,6 +83,8 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
             out[f"{name}.name"] = value.rsplit("/", 1)[-1]
         elif kind == "bucket":
             out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
+        elif kind == "database":
+            out[f"{name}.arn"] = f"arn:aws:rds:{aws.REGION}:{aws.ACCOUNT_ID}:db:{value}"
     return out
 
 
@@ -104,8 +107,12 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
     # Each of these is registered for teardown in the same breath as it is made.
     with interrupt.deferred():
         gateway = stack.enter_context(Gateway(moto, recorder,
-                                              key_of=lambda body: describe(body).key))
+                                              key_of=lambda body: describe(body).key,
+                                              upstreams={"rds": sandbox.rds.url}))
     for name in (r for r in scenario.resources if r.startswith("database.")):
+        if sandbox.rds.plane.enabled:
+            _bind_instance(name, values, sandbox, proxies, databases)
+            continue
         dbname = f"{name.split('.', 1)[1]}_{stamp}"
         sandbox.postgres.create_database(dbname)
         databases[name] = sandbox.postgres.dsn(dbname)
@@ -118,11 +125,14 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
         proxies[AWS_ENDPOINT] = sandbox.toxiproxy.proxy(f"aws-{stamp}",
                                                         f"127.0.0.1:{gateway.port}")
         stack.callback(proxies[AWS_ENDPOINT].delete)
-        # Workers see only these ports (where the machine allows a namespace).
-        network = WorkerNetwork.create([p.port for p in proxies.values()])
+        # Workers see only these ports (where the machine allows a namespace); a drill's
+        # runbook only the AWS endpoint (the instances are the application's, not its).
+        reachable = {name: proxy for name, proxy in proxies.items()
+                     if not (sandbox.rds.plane.enabled and name.startswith("database."))}
+        network = WorkerNetwork.create([p.port for p in reachable.values()])
         if network:
             stack.callback(network.close)
-            for proxy in proxies.values():
+            for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
         confinement = stack.enter_context(Confinement(
             "workload", View(), WORKLOAD, identity=sandbox.workload_identity,
@@ -135,13 +145,34 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
     return Bound(values, gateway, proxies, databases, network, harness, confinement, roles)
 
 
-def worker_env(scenario: Scenario, bound: Bound, home: str) -> dict[str, str]:
-    """The workers' environment: the scenario's bindings and what AWS compute provides.
+def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
+                   proxies: dict[str, Proxy], databases: dict[str, str]) -> None:
+    """A database resource backed by the RDS data plane: its own server, behind its own
+    endpoint (the instance the solution's Terraform created)."""
+    identifier = values[f"{name}.instance"]
+    instance = sandbox.rds.plane.get(identifier)
+    if instance is None or instance.primary is None:
+        raise KitError(f"{name}: DB instance {identifier!r} has no server in the data plane "
+                       "after apply (the front did not see it created)")
+    spec = instance.spec
+    proxies[name] = instance.proxy
+    databases[name] = instance.primary.dsn(spec.db_name or "postgres", spec.master_username)
+    values[f"{name}.url"] = (f"postgresql://{spec.master_username}@127.0.0.1:"
+                             f"{instance.proxy.port}/{spec.db_name or 'postgres'}")
+
+
+def worker_env(scenario: Scenario, bound: Bound, home: str,
+               bindings_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of the solution's processes (workers; a runbook with its
+    `bindings_env`): the scenario's bindings and what AWS compute provides.
 
     AWS compute (Lambda, ECS, EC2 with a role) sets both AWS_REGION and AWS_DEFAULT_REGION;
     botocore reads only the second, so both are given, as the prompt says.
     """
-    env = {var: str(bound.values[binding]) for var, binding in scenario.workers.env.items()}
+    if bindings_env is None:
+        assert scenario.workers is not None
+        bindings_env = scenario.workers.env
+    env = {var: str(bound.values[binding]) for var, binding in bindings_env.items()}
     return {**env,
             "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT],
             "AWS_REGION": aws.REGION, "AWS_DEFAULT_REGION": aws.REGION,

@@ -19,7 +19,8 @@ each kind from an output; the others are derived by the kit):
 | `queue`    | url (declared), arn, name                                                |
 | `role`     | arn (declared), name                                                     |
 | `database` | instance (declared: the DB instance identifier), url (the workers' libpq |
-|            | URL of the sandbox database bound to it)                                 |
+|            | URL of the database bound to it: the instance's own server when the      |
+|            | scenario has the RDS data plane), arn                                    |
 | `bucket`   | name (declared), arn                                                     |
 | `key`      | arn (declared)                                                           |
 | `secret`   | arn (declared)                                                           |
@@ -38,7 +39,7 @@ from typing import Any
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "queue": ("url", "arn", "name"),
     "role": ("arn", "name"),
-    "database": ("instance", "url"),
+    "database": ("instance", "url", "arn"),
     "bucket": ("name", "arn"),
     "key": ("arn",),
     "secret": ("arn",),

@@ -1,4 +1,4 @@
-"""The `kit` command: doctor, setup, list, eval, validate."""
+"""The `kit` command: doctor, setup, list, eval, validate, drill."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -17,6 +18,10 @@ from kit import interrupt
 from kit.deploy import toolchain
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.report.show import show
+
+if TYPE_CHECKING:
+    from kit.run import RunResult
+    from kit.scenario import Scenario
 
 console = Console(stderr=True, soft_wrap=True)  # CI logs: never wrap a message
 
@@ -92,26 +97,34 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _solution(given: str | None, golden: Path) -> Path:
+    """The solution directory to grade (default: the golden one); InputError if unusable."""
+    solution = Path(given) if given else golden
+    if not solution.is_dir() or not any(solution.glob("*.tf")):
+        raise InputError(f"solution directory {solution} does not exist or holds no *.tf "
+                         "file; pass --solution DIR (a directory with the Terraform at its root)")
+    return solution
+
+
+def _faults(fault: str, sc: Scenario) -> list[str]:
+    """[fault], checked against the scenario's faults."""
+    if fault not in sc.faults:
+        raise InputError(f"unknown fault {fault!r} for {sc.name}; known: "
+                         f"{', '.join(sc.faults)}")
+    return [fault]
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Grade a solution across the scenario's faults (or one); exit code per outcome."""
     from kit import scenario
-    from kit.errors import InputError
-    from kit.report import document, junit, markdown
-    from kit.report.table import agreement, failures, verdict_table
+    from kit.report.table import agreement
     from kit.run import run_once
     from kit.sandbox import Sandbox
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
-    solution = Path(args.solution) if args.solution else sc.golden
-    if not solution.is_dir() or not any(solution.glob("*.tf")):
-        raise InputError(f"solution directory {solution} does not exist or holds no *.tf "
-                         "file; pass --solution DIR (a directory with the Terraform at its root)")
-    faults = [args.fault] if args.fault else list(sc.faults)
-    unknown = [f for f in faults if f not in sc.faults]
-    if unknown:
-        raise InputError(f"unknown fault {unknown[0]!r} for {sc.name}; known: "
-                         f"{', '.join(sc.faults)}")
+    solution = _solution(args.solution, sc.golden)
+    faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     command = (f"kit eval {sc.name}{roots} --solution {solution} --seed {args.seed}"
@@ -126,8 +139,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     results.append(run_once(sc, solution.resolve(), fault, seed,
                                             out / f"{fault}-seed{seed}", sandbox))
                 console.print(f"{fault} (seed {seed}): {results[-1].outcome}")
+    return _report(sc, solution, results, command, out,
+                   agreement(results) if args.repeat > 1 else [])
+
+
+def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
+            notes: list[str]) -> int:
+    """The verdict table, the failures and `notes`; report.json, junit.xml and summary.md
+    in `out`; the exit code of the outcome."""
+    from kit.report import document, junit, markdown
+    from kit.report.table import failures, verdict_table
+
     show(verdict_table(results))
-    for line in failures(results) + (agreement(results) if args.repeat > 1 else []):
+    for line in failures(results) + notes:
         console.print(line)
     doc = document.build(sc, str(solution), results, command)
     document.write(doc, out / "report.json")
@@ -149,6 +173,65 @@ def _require_confinement(args: argparse.Namespace) -> None:
                          + "\n  - ".join(lacking))
     for line in lacking:
         console.print(f"[yellow]not confined[/] (runs are marked): {line}")
+
+
+def cmd_drill(args: argparse.Namespace) -> int:
+    """Run a drill by hand: one fault (or each in turn), watched live, then its timeline."""
+    from kit import scenario
+    from kit.report.live import LiveView
+    from kit.run import run_once
+    from kit.sandbox import Sandbox
+    from kit.workload.recorder import Recorder
+
+    sc = scenario.load(args.scenario)
+    if sc.workload.kind != "drill":
+        raise InputError(f"{sc.name} is a {sc.workload.kind} scenario, not a drill "
+                         "(workload.kind: drill): run it with `kit eval`")
+    _require_confinement(args)
+    solution = _solution(args.solution, sc.golden)
+    faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
+    out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
+    command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
+               + (f" --fault {args.fault}" if args.fault else ""))
+    console.print(f"reproduce: {command}")
+    results = []
+    with Sandbox(provider=True) as sandbox:
+        for fault in faults:
+            recorder = Recorder()
+            view = LiveView(recorder, console, f"{sc.name}: {fault} (seed {args.seed})")
+            view.start()
+            try:
+                run = run_once(sc, solution.resolve(), fault, args.seed,
+                               out / f"{fault}-seed{args.seed}", sandbox, recorder)
+            finally:
+                view.stop()
+            results.append(run)
+            _drill_report(run)
+    return _report(sc, solution, results, command, out, [])
+
+
+def _drill_report(run: RunResult) -> None:
+    """A drill's measured RPO and RTO and its whole timeline (also as timeline.md)."""
+    from kit.history import History
+    from kit.report.timeline import Timeline
+
+    console.print(f"[bold]{run.fault}[/] (seed {run.seed}): {run.outcome}"
+                  + (f": {run.error}" if run.error else ""))
+    for check_id in ("recovery.rpo", "recovery.rto", "recovery.consistent"):
+        if check_id in run.results:
+            result = run.results[check_id]
+            console.print(f"  {check_id}: {result.verdict}: {result.summary}", highlight=False)
+    path = Path(run.run_dir or ".") / "history.json"
+    if not path.exists():
+        return
+    lines = [event.line() for event in Timeline.of(
+        op.model_dump() for op in History.load(path).ops).events]
+    (path.parent / "timeline.md").write_text(
+        f"# Timeline: {run.scenario}, {run.fault}, seed {run.seed}\n\n```\n"
+        + "\n".join(lines) + "\n```\n")
+    console.print("  timeline:")
+    for line in lines:
+        console.print(f"    {line}", highlight=False, soft_wrap=True)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -215,6 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", default="runs", help="where run histories and results go")
     ev.add_argument("--require-confinement", action="store_true",
                     help="refuse to grade (exit 2) unless every axis of confinement is available")
+    dr = sub.add_parser("drill", parents=[roots], help="run a recovery drill by hand: a live "
+                        "view, then its timeline")
+    dr.add_argument("scenario")
+    dr.add_argument("--solution", help="solution directory (default: the golden one)")
+    dr.add_argument("--fault", help="run only this fault (default: each fault in turn)")
+    dr.add_argument("--seed", type=int, default=1)
+    dr.add_argument("--out", default="runs", help="where histories, timelines and reports go")
+    dr.add_argument("--require-confinement", action="store_true",
+                    help="refuse to run (exit 2) unless every axis of confinement is available")
     va = sub.add_parser("validate", parents=[roots], help="run the kill matrix of a scenario")
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
@@ -232,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
-            "validate": cmd_validate, "new-scenario": cmd_new_scenario}
+            "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill}
 
 
 def _add_roots(dirs: list[str]) -> None:

@@ -42,6 +42,16 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 | fault_end         | nemesis       | fault: str, detail: any                                   |
 | fault_not_injected| nemesis       | fault: str, reason: str: the workload never reached the   |
 |                   |               | state the fault needs (judged: workload.fault_injected)   |
+| write             | app           | (drills) key: str, fields: dict, endpoint: "host:port".   |
+|                   |               | invoke before the transaction; ok: COMMIT acknowledged;   |
+|                   |               | fail (error: str): certainly not committed; info: the     |
+|                   |               | connection broke during COMMIT (committed or not)         |
+| incident          | kit           | fault: str, detail: dict: the incident as the runbook got |
+|                   |               | it (time = when it was reported)                          |
+| runbook_exit      | kit           | code: int|None (None: killed at its timeout), timed_out,  |
+|                   |               | output: list (its last lines)                             |
+| rds_event         | rds           | instance: str, event: str (status, failover_completed,    |
+|                   |               | ...), detail fields: what the data plane did              |
 
 Ops of other kinds are allowed (checkers ignore them); `ok` ops of the kinds above are
 checked for their fields when a history is built, so a ledger bug surfaces as a clear error
@@ -98,6 +108,10 @@ REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "fault_start": {"fault": _STR, "detail": _ANY},
     "fault_end": {"fault": _STR, "detail": _ANY},
     "fault_not_injected": {"fault": _STR, "reason": _STR},
+    "write": {"key": _STR, "fields": _DICT, "endpoint": _STR},
+    "incident": {"fault": _STR, "detail": _DICT},
+    "runbook_exit": {"code": _OPT_INT, "timed_out": _BOOL, "output": (list,)},
+    "rds_event": {"instance": _STR, "event": _STR},
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},
@@ -108,6 +122,7 @@ OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
 # A failed operation says why instead of what it produced.
 FAILED: dict[str, dict[str, tuple[type, ...]]] = {
     "send": {"body": _STR, "error": _STR},
+    "write": {"key": _STR, "error": _STR},
 }
 KINDS = tuple(REQUIRED)
 OpType = Literal["invoke", "ok", "fail", "info"]
@@ -208,6 +223,10 @@ class FinalState(BaseModel):
     db_instances: dict[str, dict[str, Any] | None] | None = None
     rds_config: RdsConfig | None = None
     iam: dict[str, Any] | None = None  # see kit/checks/least_privilege.py
+    # Drills: the database the application uses at the end (what its endpoint secret names):
+    # {"endpoint": "host:port" | None, "instance": identifier | None, "description":
+    # DescribeDBInstances entry | None}; `tables` then holds that database's tables.
+    in_use: dict[str, Any] | None = None
 
 
 class History(BaseModel):

@@ -24,7 +24,7 @@ from typing import Any
 
 from kit import interrupt
 from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
-from kit.checks import ALWAYS, CheckResult, run_checks, worst
+from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.deploy import gate, hcl, inspect
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
@@ -35,6 +35,7 @@ from kit.iam.usage import used_vs_granted
 from kit.sandbox import Sandbox, support
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
+from kit.workload.drill import Drill
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
 from kit.workload.recorder import Recorder
@@ -98,9 +99,10 @@ class _Stages:
 
 
 def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
-             sandbox: Sandbox | None = None) -> RunResult:
+             sandbox: Sandbox | None = None, recorder: Recorder | None = None) -> RunResult:
     """Run the pipeline once. Never raises (but for Ctrl-C): whatever breaks is recorded
-    as the run's `error`, with the traceback in the run dir when the kit itself broke."""
+    as the run's `error`, with the traceback in the run dir when the kit itself broke.
+    `recorder`: the run's ledger, given to watch the run as it goes (`kit drill`)."""
     result = RunResult(scenario.name, str(solution), fault, seed, "error",
                        run_dir=str(run_dir))
     stage = _Stages(f"{fault} seed {seed}")
@@ -122,7 +124,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                 work = Path(tempfile.mkdtemp(prefix="kit-run-", dir=sandbox.runs_dir))
             work.chmod(0o711)
             history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
-                           stack).pipeline()
+                           stack, recorder or Recorder()).pipeline()
             with stage("teardown"):
                 stack.close()
         history.save(run_dir / "history.json")
@@ -164,6 +166,11 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
         return run_checks(history, {k: {} for k in GATE_AND_DEPLOY}, registry), None
     always = {k: {} for k in ALWAYS}
     static = {k: v for k, v in scenario.params.items() if k in STATIC}
+    if scenario.workload.kind == "drill":  # no workers: the application's writes instead
+        always.pop("workload.workers_start")
+        always |= {k: {} for k in DRILL_GATES}
+        if not history.of_kind("write"):  # it never wrote: nothing was recovered
+            return run_checks(history, always | static, registry), None
     if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
         return run_checks(history, always | static, registry), None
     failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
@@ -192,8 +199,13 @@ def _usage(scenario: Scenario, history: History) -> dict[str, Any] | None:
     if history.final is None or not history.final.iam:
         return None
     services = scenario.params.get(LEAST, LEAST_DEFAULTS)["services"]
-    processes = {"worker-": scenario.workers.role,
-                 "producer": scenario.workload.producer.role}
+    drill = scenario.workload.drill
+    if drill is not None:
+        processes = {"app": drill.app.role, "runbook": drill.runbook.role}
+    else:
+        assert scenario.workers is not None and scenario.workload.producer is not None
+        processes = {"worker-": scenario.workers.role,
+                     "producer": scenario.workload.producer.role}
     return used_vs_granted(history, services, processes)
 
 
@@ -217,6 +229,11 @@ class _Run:
 
     def pipeline(self) -> History:
         """Every stage up to the final state; a history that stops where the run did."""
+        plane = self.sandbox.rds.plane
+        if self.scenario.rds is not None:  # every DB instance it creates gets real servers
+            with interrupt.deferred():
+                plane.enable(self.scenario.rds)
+                self.stack.callback(plane.reset)
         values = self.deploy()
         if values is None:
             return self.recorder.history(None)
@@ -226,10 +243,16 @@ class _Run:
             assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
                          f"s{self.seed}", self.harness, self.tf.dir)
-        self.workload(bound)
+        drill = None
+        if self.scenario.workload.kind == "drill":
+            drill = Drill(self.scenario, self.fault, self.seed, bound, plane, self.recorder,
+                          self.run_dir, self.work, aws.client("rds", self.sandbox.rds.url))
+            drill.run(self.stage)
+        else:
+            self.workload(bound)
         with self.stage("observe"):
             self.recorder.record("kit", "phase", name="observe")
-            state = self.observe(bound)
+            state = self.observe(bound, drill)
         return self.recorder.history(state)
 
     # --- deploy ----------------------------------------------------------------------
@@ -300,6 +323,7 @@ class _Run:
             self.tf.apply(variables)
             outputs = self.tf.outputs()
         except DeployFailure as failure:
+            self._plane_broken()
             self._refused(failure.stage, failure.diagnostics)
             return None
         except EnvironmentFailure as failure:
@@ -317,6 +341,13 @@ class _Run:
         """How a Terraform of this run attaches to the sandbox's provider, if it has one."""
         provider = self.sandbox.provider
         return {"reattach": provider.reattach, "provider_cwd": provider.cwd} if provider else {}
+
+    def _plane_broken(self) -> None:
+        """Raise the kit's error when the RDS data plane broke (then a failed apply, which
+        waited for an instance that never came, is not the solution's doing)."""
+        errors = self.sandbox.rds.plane.errors
+        if errors:
+            raise KitError("the RDS data plane failed: " + "; ".join(errors))
 
     def _baseline(self, values: dict[str, Any]) -> dict[str, Any]:
         """Apply the scenario's baseline (as the kit); its outputs as baseline.* bindings."""
@@ -441,17 +472,12 @@ class _Run:
 
     # --- observe ---------------------------------------------------------------------
 
-    def observe(self, bound: Bound) -> FinalState:
+    def observe(self, bound: Bound, drill: Drill | None = None) -> FinalState:
         """What the run left behind: tables, queues, DB instances, IAM, config facts."""
         scenario = self.scenario
         moto = self.sandbox.moto.url
-        admin_sqs = aws.client("sqs", moto)
-        rds = aws.client("rds", moto)
-        rows, tables = self._effect_rows(bound)
+        rds = aws.client("rds", self.sandbox.rds.url)  # the data plane's records, if any
         kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
-        describe = scenario.workload_module.describe
-        queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)
-                  for name, kind in kinds.items() if kind == "queue"}
         instances = {name: final.db_instance(rds, bound.values[f"{name}.instance"])
                      for name, kind in kinds.items() if kind == "database"}
         resources = arns(scenario, bound.values)
@@ -460,10 +486,20 @@ class _Run:
                              {n: a for n, a in resources.items() if kinds[n] != "role"},
                              clients=lambda service: aws.client(service, moto))
         assert self.config is not None
-        return FinalState(
-            effects=final.effects(rows, scenario.messages.key),
-            tables=tables, queues=queues, db_instances=instances,
-            rds_config=inspect.rds_config(self.config), iam=iam)
+        common = {"db_instances": instances, "rds_config": inspect.rds_config(self.config),
+                  "iam": iam}
+        if drill is not None:
+            in_use, tables = drill.database_in_use()
+            return FinalState(tables=tables, in_use=in_use, **common)
+        messages = scenario.messages
+        assert messages is not None
+        admin_sqs = aws.client("sqs", moto)
+        rows, tables = self._effect_rows(bound)
+        describe = scenario.workload_module.describe
+        queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)
+                  for name, kind in kinds.items() if kind == "queue"}
+        return FinalState(effects=final.effects(rows, messages.key), tables=tables,
+                          queues=queues, **common)
 
 
 def _await_quiescence(sqs: Any, queue_url: str, valid: set[str],

@@ -25,6 +25,7 @@ from kit import bindings
 from kit.checks import ALWAYS, DEFAULT_PARAMS, REGISTRY
 from kit.checks.params import ParamError, resolve
 from kit.errors import InputError
+from kit.rds.config import RdsTimings
 from kit.report.reward import RewardSpec
 from kit.workload.api import Check, WorkloadModule, load_checks, load_workload, validate_params
 
@@ -110,20 +111,76 @@ class Effects(Strict):
         return self.bucket or self.database or ""
 
 
+class App(Strict):
+    """The kit's application (drills): it writes one transaction at a time, planned by the
+    scenario's workload.py, to the database it finds through the `endpoint` secret (JSON
+    host, port, username, dbname), as the `role` resource."""
+
+    role: str
+    endpoint: str  # a secret resource
+    database: str  # the database resource it starts on
+    interval_seconds: float = Field(0.02, ge=0, le=5)
+
+
+class Runbook(Strict):
+    """The solution's runbook (drills): run once per incident, as `role`, with the incident
+    as JSON in the INCIDENT environment variable, bounded by `timeout_seconds`."""
+
+    command: tuple[str, ...] = ("python", "-m", "runbook")
+    role: str
+    env: dict[str, str] = {}  # variable -> binding, besides INCIDENT and the AWS_* ones
+    timeout_seconds: float = Field(120, gt=0, le=600)
+
+
+class Drill(Strict):
+    """A drill's workload: the application writes, one fault strikes, the runbook recovers.
+
+    Without a fault the run ends after `writes` acknowledged writes; with one, once the
+    runbook has exited and `settle_writes` writes were acknowledged after it (the
+    application recovered), or after `recovery_timeout_seconds` (it did not)."""
+
+    app: App
+    runbook: Runbook
+    writes: int = Field(150, ge=1)
+    settle_writes: int = Field(20, ge=1)
+    recovery_timeout_seconds: float = Field(60, gt=0, le=600)
+
+
 class Workload(Strict):
+    """What runs on the deployed stack: `queue` (a producer and the solution's workers) or
+    `drill` (the kit's application and the solution's runbook)."""
+
+    kind: Literal["queue", "drill"] = "queue"
     module: str = "workload.py"
     checks: str = "checks.py"
-    producer: Producer
-    effects: Effects
+    producer: Producer | None = None
+    effects: Effects | None = None
+    drill: Drill | None = None
     params: dict[str, Any] = {}
+
+    @model_validator(mode="after")
+    def _kind_has_its_parts(self) -> Workload:
+        needs = {"queue": ("producer", "effects"), "drill": ("drill",)}[self.kind]
+        missing = [part for part in needs if getattr(self, part) is None]
+        if missing:
+            raise ValueError(f"a {self.kind} workload needs {' and '.join(missing)}")
+        stray = [part for kind, parts in (("queue", ("producer", "effects")),
+                                          ("drill", ("drill",))) if kind != self.kind
+                 for part in parts if getattr(self, part) is not None]
+        if stray:
+            raise ValueError(f"{', '.join(stray)} belong to another workload kind than "
+                             f"{self.kind!r}")
+        return self
 
 
 class Trigger(Strict):
-    """Inject when this many distinct keys have been recorded (an event, not a clock); if
-    that never happens within `timeout_seconds`, the fault is not injected (the
-    solution's doing: workload.fault_injected)."""
+    """Inject when this many distinct keys have been recorded and this many writes
+    acknowledged (drills): events, not a clock; if that never happens within
+    `timeout_seconds`, the fault is not injected (the solution's doing:
+    workload.fault_injected)."""
 
     after_recorded: int = Field(0, ge=0)
+    after_acknowledged: int = Field(0, ge=0)
     timeout_seconds: float = Field(60, gt=0, le=600)
 
 
@@ -150,9 +207,10 @@ class Scenario(Strict):
     baseline: Baseline | None = None
     contract: Contract
     resources: dict[str, dict[str, str]]
-    workers: Workers
-    messages: Messages
+    workers: Workers | None = None  # queue workloads
+    messages: Messages | None = None  # queue workloads
     workload: Workload
+    rds: RdsTimings | None = None  # present: DB instances are backed by real servers
     faults: dict[str, Fault]
     invariants: dict[str, dict[str, Any] | None]
     quiescence_timeout_seconds: float = Field(60, gt=0)
@@ -164,6 +222,10 @@ class Scenario(Strict):
     def _consistent(self) -> Scenario:
         if "none" not in self.faults:
             raise ValueError("faults must include `none` (the fault-free baseline run)")
+        if self.workload.kind == "queue" and (self.workers is None or self.messages is None):
+            raise ValueError("a queue workload needs `workers` and `messages`")
+        if self.workload.kind == "drill" and self.rds is None:
+            raise ValueError("a drill needs `rds` (the data plane's clock; {} for defaults)")
         stray = sorted(set(self.reward.severities) - set(self.invariants) - set(ALWAYS))
         if stray:
             raise ValueError(f"reward.severities names invariant(s) the scenario does not "
@@ -301,14 +363,11 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
                            ("outputs", "baseline")))
     for var, value in scenario.contract.variables.items():
         where_what.append((f"contract.variables.{var}", value, before_apply))
-    for var, value in scenario.workers.env.items():
-        where_what.append((f"workers.env.{var}", value,
-                           ("outputs", "baseline", "kit", "workload", "resource")))
-    refs = {"workers.role": (scenario.workers.role, "role"),
-            "workload.producer.role": (scenario.workload.producer.role, "role"),
-            "workload.producer.queue": (scenario.workload.producer.queue, "queue"),
-            f"workload.effects.{scenario.workload.effects.kind}": (
-                scenario.workload.effects.resource, scenario.workload.effects.kind)}
+    for where, env in _process_envs(scenario).items():
+        for var, value in env.items():
+            where_what.append((f"{where}.{var}", value,
+                               ("outputs", "baseline", "kit", "workload", "resource")))
+    refs = _references(scenario)
     baseline = _baseline_outputs(scenario)
     for where, binding, allowed in where_what:
         try:
@@ -321,6 +380,31 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
             declared = [r for r in scenario.resources if r.startswith(f"{kind}.")]
             raise InputError(f"field {where}: {name!r} is not a declared {kind}; the "
                              f"scenario declares {', '.join(declared) or 'none'}")
+
+
+def _process_envs(scenario: Scenario) -> dict[str, dict[str, str]]:
+    """Where the solution's processes get bindings as environment variables."""
+    drill = scenario.workload.drill
+    if drill is not None:
+        return {"workload.drill.runbook.env": drill.runbook.env}
+    assert scenario.workers is not None
+    return {"workers.env": scenario.workers.env}
+
+
+def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    """Fields naming a declared resource -> (the name, the kind it must be)."""
+    workload, drill = scenario.workload, scenario.workload.drill
+    if drill is not None:
+        return {"workload.drill.app.role": (drill.app.role, "role"),
+                "workload.drill.app.endpoint": (drill.app.endpoint, "secret"),
+                "workload.drill.app.database": (drill.app.database, "database"),
+                "workload.drill.runbook.role": (drill.runbook.role, "role")}
+    assert scenario.workers and workload.producer and workload.effects
+    return {"workers.role": (scenario.workers.role, "role"),
+            "workload.producer.role": (workload.producer.role, "role"),
+            "workload.producer.queue": (workload.producer.queue, "queue"),
+            f"workload.effects.{workload.effects.kind}": (workload.effects.resource,
+                                                          workload.effects.kind)}
 
 
 def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from kit.checks import (
     boundary,
     concurrency,
+    consistency,
+    deletion,
     delivery,
     deploy,
     encryption,
@@ -18,6 +20,8 @@ from kit.checks import (
     idempotency,
     least_privilege,
     recovery,
+    recovery_point,
+    recovery_time,
     workers,
 )
 from kit.checks.result import Checker, CheckResult, Verdict, run_checks, worst
@@ -39,6 +43,11 @@ REGISTRY: dict[str, Checker] = {
     "encryption.at_rest": encryption.check_at_rest,
     "workload.workers_start": workers.check_workers_start,
     "workload.fault_injected": workers.check_fault_injected,
+    "workload.app_writes": workers.check_app_writes,
+    "recovery.rpo": recovery_point.check_rpo,
+    "recovery.rto": recovery_time.check_rto,
+    "recovery.consistent": consistency.check_consistent,
+    "rds.deletion_protection": deletion.check_deletion_protection,
 }
 # Judged in every run that got that far, whether or not the scenario lists them.
 ALWAYS = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
@@ -61,7 +70,14 @@ DEFAULT_PARAMS: dict[str, dict[str, object]] = {
     "encryption.at_rest": dict(encryption.DEFAULTS),
     "workload.workers_start": {},
     "workload.fault_injected": {},
+    "workload.app_writes": {},
+    "recovery.rpo": dict(recovery_point.DEFAULTS),
+    "recovery.rto": dict(recovery_time.DEFAULTS),
+    "recovery.consistent": dict(consistency.DEFAULTS),
+    "rds.deletion_protection": dict(deletion.DEFAULTS),
 }
+# The gates of a drill, in place of workload.workers_start (no workers run in a drill).
+DRILL_GATES = ("workload.app_writes",)
 
-__all__ = ["ALWAYS", "DEFAULT_PARAMS", "REGISTRY", "CheckResult", "Checker", "Verdict",
-           "run_checks", "worst"]
+__all__ = ["ALWAYS", "DEFAULT_PARAMS", "DRILL_GATES", "REGISTRY", "CheckResult", "Checker",
+           "Verdict", "run_checks", "worst"]

@@ -5,6 +5,9 @@
   `crash_loop` op with each early exit and the tail of each worker's output; the run stops
   there. Workers that stay up but never receive a message while the producer sends (they
   never call SQS, or every call is denied) never acted.
+- workload.app_writes (drills): the application could write: its endpoint secret led it to
+  a database that acknowledged writes before any fault. One that never could (the secret
+  unreadable by its role, an endpoint that names nothing) never tested recovery.
 - workload.fault_injected: the run's fault was injected. A fault the workload never gave
   a chance (its trigger, "N messages recorded", never fired; no worker held a message to
   kill; no delete came to lose) is recorded as `fault_not_injected`: the run did not test
@@ -18,6 +21,7 @@ from kit.checks.result import CheckResult, Params, anomaly, error, judged, plura
 from kit.history import History
 
 WORKERS_START = "workload.workers_start"
+APP_WRITES = "workload.app_writes"
 FAULT_INJECTED = "workload.fault_injected"
 
 
@@ -79,3 +83,24 @@ def check_fault_injected(history: History, params: Params) -> CheckResult:
     what = (f"fault {started[0].value['fault']} injected" if started
             else "no fault in this run")
     return judged(FAULT_INJECTED, True, what, {"started": len(started)}, p)
+
+
+def check_app_writes(history: History, params: Params) -> CheckResult:
+    """workload.app_writes: a write was acknowledged before the fault (or at all)."""
+    p = resolve(APP_WRITES, params, {})
+    if not any(op.process == "app" for op in history.ops):
+        return judged(APP_WRITES, True, "no application in this run (not a drill)", {}, p)
+    starts = history.of_kind("fault_start")
+    cutoff = starts[0].index if starts else len(history.ops) + 1
+    acked = [op for op in history.of_kind("write") if op.index < cutoff]
+    # Never wrote: no acknowledged write before the fault; the failures say why.
+    if not acked:
+        failures = [op for op in history.ops if op.process == "app" and op.type == "fail"]
+        why = failures[-1].value.get("error", "no error recorded") if failures else \
+            "the application made no attempt"
+        return judged(APP_WRITES, False, f"the application never had a write acknowledged: "
+                      f"{why}", {"acked": 0, "failures": anomaly(
+                          [{"kind": op.kind, **op.value} for op in failures], None)}, p)
+    # Pass rule: at least one write acknowledged before the fault.
+    return judged(APP_WRITES, True, f"the application wrote ({plural(len(acked), 'write')} "
+                  "acknowledged before any fault)", {"acked": len(acked)}, p)

@@ -24,6 +24,7 @@ from kit.faults.iam import (
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
 from kit.faults.process import WorkerCrash
+from kit.faults.rds import AzLoss, BadMigration, InstanceCrash, InstanceDelete, MaintenanceReboot
 
 FAULTS: dict[str, type[FaultKind]] = {
     "worker_crash": WorkerCrash,
@@ -36,6 +37,11 @@ FAULTS: dict[str, type[FaultKind]] = {
     "statement_removed": StatementRemoved,
     "resource_deny": ResourceDeny,
     "trust_narrowed": TrustNarrowed,
+    "instance_crash": InstanceCrash,
+    "az_loss": AzLoss,
+    "bad_migration": BadMigration,
+    "instance_delete": InstanceDelete,
+    "reboot_failover": MaintenanceReboot,
     "clock_skew": ClockSkew,
 }
 KINDS = ("none", *FAULTS)
@@ -60,9 +66,11 @@ class Nemesis(threading.Thread):
         try:
             if spec.kind == "none":
                 return
-            wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= spec.trigger.after_recorded,
-                     spec.trigger.timeout_seconds,
-                     f"{spec.trigger.after_recorded} messages recorded")
+            trigger = spec.trigger
+            wait_for(ctx, lambda: ctx.recorder.distinct_keys() >= trigger.after_recorded
+                     and ctx.recorder.count("write") >= trigger.after_acknowledged,
+                     trigger.timeout_seconds, f"{trigger.after_recorded} messages recorded "
+                     f"and {trigger.after_acknowledged} writes acknowledged")
             if ctx.stopping.is_set():
                 return  # the run ended first (its workers never ran): no fault to inject
             fault = FAULTS[spec.kind](ctx)

@@ -21,6 +21,7 @@ from kit.errors import KitError
 from kit.workload.recorder import Recorder
 
 if TYPE_CHECKING:
+    from kit.faults.rds import DrillHooks
     from kit.gateway.server import Gateway
     from kit.sandbox.toxiproxy import Proxy
     from kit.scenario import Fault
@@ -49,7 +50,7 @@ class FaultContext:
     spec: Fault
     params: BaseModel
     recorder: Recorder
-    supervisor: Supervisor
+    supervisor: Supervisor | None
     gateway: Gateway
     stopping: threading.Event
     proxies: Mapping[str, Proxy] = field(default_factory=dict)  # network target -> proxy
@@ -61,6 +62,8 @@ class FaultContext:
     work: Path = Path()  # the run's private work directory
     values: Mapping[str, Any] = field(default_factory=dict)  # bindings: "queue.jobs.url"...
     harness: Credentials | None = None  # the principal that assumes the roles
+    # Drills: the data plane, the application, and where the incident is reported.
+    drill: DrillHooks | None = None
 
     @property
     def target(self) -> str:

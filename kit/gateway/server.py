@@ -12,10 +12,8 @@ lost deletes) act on requests in flight.
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import urllib3
@@ -24,6 +22,7 @@ from kit.gateway import actions, replies, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
+from kit.sandbox.http import LoopbackServer
 from kit.workload import aws
 from kit.workload.recorder import Recorder
 
@@ -37,8 +36,11 @@ class Gateway:
 
     def __init__(self, upstream: str, recorder: Recorder, *,
                  admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID,
-                 key_of: Callable[[str], str | None] = lambda body: None) -> None:
+                 key_of: Callable[[str], str | None] = lambda body: None,
+                 upstreams: Mapping[str, str] | None = None) -> None:
         self.upstream = upstream.rstrip("/")
+        # Per service, where calls go instead of the emulator (RDS: the data plane's front).
+        self.upstreams = {k: v.rstrip("/") for k, v in (upstreams or {}).items()}
         self.recorder = recorder
         self.key_of = key_of  # the scenario's message key of a body, for receive records
         self.account = account
@@ -51,20 +53,17 @@ class Gateway:
         self.guard = Guard(recorder, self.store, account)
         self._pool = urllib3.PoolManager(maxsize=32, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self.port = self._server.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="gateway")
+        # The upstream may be down (a fault): the caller gets a 502.
+        self._http = LoopbackServer(self.handle, lambda exc, path: (
+            502, {"Content-Type": "text/plain"}, str(exc).encode()), "gateway")
+        self.port, self.url = self._http.port, self._http.url
 
     def __enter__(self) -> Gateway:
-        self._thread.start()
+        self._http.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._http.stop()
         self._pool.clear()
 
     def register(self, access_key_id: str, process: str, *,
@@ -130,7 +129,8 @@ class Gateway:
             self._record_lost(session.process, request)
             return sqs.success_reply(request)
         forward = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
-        resp = self._pool.request(method, self.upstream + path, body=body, headers=forward,
+        upstream = self.upstreams.get(call.service, self.upstream)
+        resp = self._pool.request(method, upstream + path, body=body, headers=forward,
                                   preload_content=True, redirect=False)
         self.guard.completed(session, call, resp.status, resp.data)
         if request is not None:
@@ -169,37 +169,3 @@ class Gateway:
     def _message_of(self, entry: dict[str, Any]) -> str:
         with self._lock:
             return self.receipts.get(entry.get("ReceiptHandle", ""), "unknown")
-
-
-def _handler(gateway: Gateway) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive: a connection per request costs ~1 ms
-        # Headers and body are separate writes: with Nagle's algorithm on, the body waits
-        # for the client's delayed ACK (~40 ms per call).
-        disable_nagle_algorithm = True
-
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            try:
-                status, out, data = gateway.handle(self.command, self.path, headers, body,
-                                                   self.client_address[0])
-            except Exception as exc:  # noqa: BLE001 - the upstream may be down (a fault)
-                status, out, data = 502, {"Content-Type": "text/plain"}, str(exc).encode()
-            # A worker killed or stopped mid-call has gone away: nothing to answer.
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                self.send_response(status)
-                for key, value in out.items():
-                    self.send_header(key, value)
-                if not any(key.lower() == "content-length" for key in out):
-                    self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _serve
-
-        def log_message(self, *args: Any) -> None:  # the history is the log
-            pass
-
-    return Handler

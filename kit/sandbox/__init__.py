@@ -15,6 +15,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from kit import interrupt
 from kit.sandbox import identity
@@ -23,15 +24,20 @@ from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.provider import ProviderServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
+if TYPE_CHECKING:
+    from kit.rds.front import RdsFront
+
 TEMP_PREFIX = "kit-sandbox-"
 
 
 class Sandbox:
-    """moto + Toxiproxy + PostgreSQL, started together and torn down together."""
+    """moto + Toxiproxy + PostgreSQL (+ the RDS front and its data plane), started together
+    and torn down together."""
 
     moto: MotoServer
     toxiproxy: ToxiproxyServer
     postgres: PostgresCluster
+    rds: RdsFront
 
     provider: ProviderServer | None = None
 
@@ -55,7 +61,10 @@ class Sandbox:
                 self.workload_identity = identity.workload()
                 if self.workload_identity:
                     self._stack.callback(self.workload_identity.release)
-            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer}
+            from kit.rds.front import RdsFront  # kit.rds uses kit.sandbox's modules
+
+            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
+                                      "rds": RdsFront}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
             if self._want_provider:
@@ -79,10 +88,15 @@ class Sandbox:
         for name, kind in kinds.items():
             # Spawned from this thread: PR_SET_PDEATHSIG fires when the spawning *thread*
             # exits, so a pool thread must never be the parent.
-            # The provider process is aimed at the emulator when it starts.
-            extra = {"endpoint": started["moto"].url} if kind is ProviderServer else {}
+            # The provider process is aimed at the emulator (RDS: at the front) when it
+            # starts; the front sits before moto and drives Toxiproxy.
+            extra: dict[str, object] = {}
+            if kind is ProviderServer:
+                extra = {"endpoint": started["moto"].url, "rds_endpoint": started["rds"].url}
+            elif name == "rds":
+                extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
             with interrupt.deferred():
-                started[name] = kind(self.workdir, **extra)
+                started[name] = kind(workdir=self.workdir, **extra)
                 self._stack.callback(started[name].stop)
         with ThreadPoolExecutor(max_workers=len(started)) as pool:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:

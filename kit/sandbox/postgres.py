@@ -25,15 +25,18 @@ SERVER_SETTINGS = {
 }
 
 
-def _run_as() -> str | None:
+def run_as() -> str | None:
+    """The unprivileged user servers run as when the kit is root (None: the kit's own)."""
     # initdb and postgres refuse to run as root; the Debian package creates `postgres`.
     return "postgres" if os.geteuid() == 0 else None
 
 
-def _template(bindir: Path, user: str | None) -> Path:
-    """An initdb'd data directory cached per server version, created once, atomically."""
+def template(bindir: Path, user: str | None, flavour: str = "",
+             initdb_args: tuple[str, ...] = ()) -> Path:
+    """An initdb'd data directory cached per server version (and flavour: a set of extra
+    initdb arguments), created once, atomically."""
     version = bindir.parent.name
-    target = settings.cache_dir() / "postgres-template" / version
+    target = settings.cache_dir() / f"postgres-template{flavour}" / version
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -45,7 +48,7 @@ def _template(bindir: Path, user: str | None) -> Path:
             os.chown(staging, entry.pw_uid, entry.pw_gid)
         init = subprocess.run(
             [str(bindir / "initdb"), "-D", str(staging / "data"), "-U", "postgres",
-             "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"],
+             "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions", *initdb_args],
             capture_output=True, text=True, user=user, cwd=staging, check=False)
         if init.returncode != 0:
             raise SandboxError(f"initdb failed (exit {init.returncode}):\n{init.stderr[-2000:]}")
@@ -64,7 +67,7 @@ class PostgresCluster:
         if bindir is None:
             raise ToolchainError("PostgreSQL server binaries are missing: "
                                  "run `apt-get update && apt-get install -y postgresql`")
-        user = _run_as()
+        user = run_as()
         self.root = workdir / "postgres"
         self.root.mkdir(mode=0o700)
         if user:
@@ -72,7 +75,7 @@ class PostgresCluster:
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
         data = self.root / "data"
         # Copying a cached initdb result takes a fifth of the time of a fresh initdb.
-        copy = subprocess.run(["cp", "-a", str(_template(bindir, user)), str(data)],
+        copy = subprocess.run(["cp", "-a", str(template(bindir, user)), str(data)],
                               capture_output=True, text=True, check=False)
         if copy.returncode != 0:
             first, *more = copy.stderr.strip().splitlines() or ["(no output)"]

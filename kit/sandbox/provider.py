@@ -38,7 +38,7 @@ PROVIDER_ENV = {"KIT_EMULATOR_WAITERS": "1"}
 class ProviderServer:
     """The hashicorp/aws provider in debug (reattach) mode."""
 
-    def __init__(self, workdir: Path, endpoint: str) -> None:
+    def __init__(self, workdir: Path, endpoint: str, rds_endpoint: str | None = None) -> None:
         binary = provider_path("aws", settings.AWS_PROVIDER["version"])
         if not binary.exists():
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
@@ -55,6 +55,8 @@ class ProviderServer:
         self.cwd.mkdir()
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
                "PLUGIN_UNIX_SOCKET_DIR": str(sockets), **PROVIDER_ENV, **endpoint_env(endpoint)}
+        if rds_endpoint:  # RDS goes through the kit's front (kit/rds/front.py)
+            env["AWS_ENDPOINT_URL_RDS"] = rds_endpoint
         view = View().program(binary).show(runs, self.cwd).show(sockets, writable=True)
         self.process = ManagedProcess(
             "provider-aws", [str(binary), "-debug"], self.log, env=env, cwd=self.cwd,

@@ -95,6 +95,14 @@ class Proxy:
         """Remove the proxy and free its port (a sandbox outlives many runs)."""
         self.server._call("DELETE", f"/proxies/{self.name}")
 
+    def set_upstream(self, upstream: str, enabled: bool = True) -> None:
+        """Send new connections to `upstream` (host:port), enabled or not (one call: each
+        update restarts the proxy); the listen port stays."""
+        self.server._call("POST", f"/proxies/{self.name}",
+                          {"upstream": upstream, "enabled": enabled})
+        for mirror in self.mirrors:
+            mirror(enabled)
+
     def set_enabled(self, enabled: bool) -> None:
         """Enable or disable the proxy (disabled: connections are refused and cut)."""
         self.server._call("POST", f"/proxies/{self.name}", {"enabled": enabled})

@@ -33,6 +33,16 @@ CRASH_EXITS = 3
 TAIL_LINES = 10
 
 
+def spawn(command: Sequence[str], confinement: Confinement, env: dict[str, str],
+          log: Path) -> Confined:
+    """Start one of the solution's processes (a worker, a runbook) confined, its output to
+    `log`; `python` in the contract is the worker runtime (Python 3.11, boto3, psycopg)."""
+    python = runtime.python() or sys.executable
+    argv = [python if c == "python" else c for c in command]
+    with log.open("ab") as out:
+        return confinement.spawn(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
 class Supervisor(threading.Thread):
     """Keeps `replicas` worker processes alive until stopped; every start/exit is recorded.
 
@@ -44,9 +54,7 @@ class Supervisor(threading.Thread):
                  replicas: int, session_for: Callable[[str], dict[str, str]], logdir: Path,
                  recorder: Recorder, grace: float, stopping: threading.Event) -> None:
         super().__init__(name="supervisor", daemon=True)
-        # `python` in the contract: the worker runtime (Python 3.11, boto3, psycopg).
-        python = runtime.python() or sys.executable
-        self.command = [python if c == "python" else c for c in command]
+        self.command = list(command)
         self.confinement, self.env, self.replicas = confinement, env, replicas
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)
@@ -68,9 +76,7 @@ class Supervisor(threading.Thread):
         name = f"worker-{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
-        with (self.logdir / f"worker-{slot}.log").open("ab") as log:
-            proc = self.confinement.spawn(self.command, env=env, stdout=log,
-                                          stderr=subprocess.STDOUT)
+        proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log")
         with self._lock:
             self.procs[slot] = (name, proc)
             self.started_at[slot] = time.monotonic()

@@ -4,7 +4,6 @@ dir, cgroup), and after each sandbox nothing at all."""
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import tempfile
@@ -14,6 +13,7 @@ import pytest
 
 from kit.run import run_once
 from kit.sandbox import Sandbox
+from tests.integration.conftest import CtrlC
 from tests.integration.procs import kit_cgroups, listening_ports, living_under, tree
 from tests.integration.small import small_order_pipeline
 
@@ -23,35 +23,13 @@ STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
           "observe", "teardown", "check"]
 
 
-class _CtrlC(logging.Handler):
-    """Interrupts the run (KeyboardInterrupt, as Ctrl-C raises) as it logs the start of
-    `stage`. Raised here, not sent as a signal: a signal may land in a garbage-collector
-    callback and be dropped (the CLI's own handler covers that, tested through the CLI)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stage: str | None = None
-        self.fired = False
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if self.stage and record.getMessage().endswith(f": stage {self.stage}"):
-            self.fired = True
-            raise KeyboardInterrupt
-
-
 @pytest.mark.timeout(1500)
 def test_twenty_runs_leave_no_process_port_or_temp_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC) -> None:
     sc = small_order_pipeline()
     temp = Path(tempfile.mkdtemp(prefix="leaks-"))
     temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    ctrl_c = _CtrlC()
-    logger = logging.getLogger("kit.run")
-    logger.addHandler(ctrl_c)
-    level = logger.level
-    # setLevel, not the attribute: it also clears the cached "INFO is off" an earlier test left.
-    logger.setLevel(logging.INFO)
     own_ports = listening_ports([os.getpid()])
     faults = list(sc.faults)
     outcomes: dict[str, int] = {}
@@ -93,7 +71,5 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
             assert os.listdir(temp) == []
             assert not kit_cgroups()
     finally:
-        logger.removeHandler(ctrl_c)
-        logger.setLevel(level)
         shutil.rmtree(temp, ignore_errors=True)
     assert outcomes.get("interrupted") == RUNS // INTERRUPT_EVERY

@@ -17,6 +17,8 @@ from tests.conftest import ROOT
     (["eval", "order-pipeline", "--fault", "meteor"], "unknown fault 'meteor'"),
     (["validate", "order-pipeline", "--only", "golden", "--only", "nosuch"],
      "unknown row 'nosuch' for order-pipeline; known: golden, "),
+    (["drill", "order-pipeline"], "order-pipeline is a queue scenario, not a drill"),
+    (["drill", "rds-recovery", "--fault", "meteor"], "unknown fault 'meteor'"),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,3 +94,32 @@ def test_malformed_yaml_names_the_file(tmp_path: Path) -> None:
         scenario.load(_write(tmp_path, "name: [unclosed\n"))
     with pytest.raises(InputError, match="expected a mapping"):
         scenario.load(_write(tmp_path, "- a list\n"))
+
+
+DRILL = scenario.SCENARIOS / "rds-recovery" / "scenario.yaml"
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.pop("rds"), "a drill needs `rds`"),
+    (lambda d: d["workload"].pop("drill"), "a drill workload needs drill"),
+    (lambda d: d["workload"].update(producer={"role": "role.app", "queue": "queue.x"}),
+     "producer belong to another workload kind than 'drill'"),
+    (lambda d: d["workload"]["drill"]["app"].update(endpoint="role.app"),
+     "workload.drill.app.endpoint: 'role.app' is not a declared secret"),
+    (lambda d: d["workload"]["drill"]["runbook"]["env"].update(X="database.main.colour"),
+     "workload.drill.runbook.env.X: unknown binding 'database.main.colour'"),
+    (lambda d: d["rds"].update(failover_seconds=-1), "rds.failover_seconds"),
+    (lambda d: d["faults"]["bad_migration"]["params"].update(statement=""),
+     "faults.bad_migration.params.statement"),
+    (lambda d: d["faults"]["az_loss"].update(target="role.app"),
+     "faults.az_loss.target: az_loss aims at a database"),
+])
+def test_a_bad_drill_field_is_named(tmp_path: Path, mutate, field: str) -> None:
+    data = yaml.safe_load(DRILL.read_text())
+    mutate(data)
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data))
+    shutil.copy(DRILL.with_name("workload.py"), tmp_path)
+    with pytest.raises(InputError) as err:
+        scenario.load(path)
+    assert field in str(err.value)

@@ -1,7 +1,8 @@
 """RDS (query protocol): calls act on every resource their parameters name.
 
 AWS authorizes a call on each resource it names (CreateDBSnapshot: the instance and the
-snapshot); the catalogue lists the resource types, a parameter names each one.
+snapshot; RestoreDBInstanceToPointInTime: the source and the target instance); the
+catalogue lists the resource types, parameters name each one.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from collections.abc import Mapping
 
 from kit.gateway.actions.base import Call, Check, Scope, checks, known, unknown
 
-# Resource type (as the catalogue names it) -> the parameter that names it.
-_PARAMS = {"db": "DBInstanceIdentifier", "cluster": "DBClusterIdentifier",
-           "snapshot": "DBSnapshotIdentifier", "cluster-snapshot": "DBClusterSnapshotIdentifier",
-           "subgrp": "DBSubnetGroupName", "pg": "DBParameterGroupName",
-           "cluster-pg": "DBClusterParameterGroupName", "og": "OptionGroupName"}
+# Resource type (as the catalogue names it) -> the parameters that name one.
+_PARAMS = {"db": ("DBInstanceIdentifier", "SourceDBInstanceIdentifier",
+                  "TargetDBInstanceIdentifier"),
+           "cluster": ("DBClusterIdentifier",), "snapshot": ("DBSnapshotIdentifier",),
+           "cluster-snapshot": ("DBClusterSnapshotIdentifier",),
+           "subgrp": ("DBSubnetGroupName",), "pg": ("DBParameterGroupName",),
+           "cluster-pg": ("DBClusterParameterGroupName",), "og": ("OptionGroupName",)}
 
 
 def describe(operation: str, params: Mapping[str, str], scope: Scope) -> Call:
@@ -26,6 +29,7 @@ def describe(operation: str, params: Mapping[str, str], scope: Scope) -> Call:
     if params.get("ResourceName"):  # the tagging calls name an ARN
         return Call("rds", operation, "query", (Check(action, params["ResourceName"]),), params)
     prefix = f"arn:aws:rds:{scope.region}:{scope.account}"
-    resources = [f"{prefix}:{kind}:{params[_PARAMS[kind]]}" for kind in types
-                 if params.get(_PARAMS.get(kind, ""))]
+    resources = [value if value.startswith("arn:") else f"{prefix}:{kind}:{value}"
+                 for kind in types for param in _PARAMS.get(kind, ())
+                 if (value := params.get(param))]
     return Call("rds", operation, "query", checks(action, resources), params)

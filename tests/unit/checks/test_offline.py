@@ -99,7 +99,7 @@ def test_no_final_state_errors_the_final_state_checkers():
         "delivery.no_loss", "delivery.poison_to_dlq", "delivery.no_valid_in_dlq",
         "idempotency.effects_once", "rds.hardening", "iam.required_access",
         "iam.least_privilege", "iam.resource_exposure", "iam.permissions_boundary",
-        "encryption.at_rest"}
+        "encryption.at_rest", "recovery.consistent", "rds.deletion_protection"}
 
 
 def test_each_checker_passes_a_healthy_ten_thousand_op_history():

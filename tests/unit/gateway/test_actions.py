@@ -187,6 +187,12 @@ def test_rds_calls_map_to_every_resource_they_name() -> None:
         ("rds:CreateDBSnapshot", f"arn:aws:rds:us-east-1:{ACCT}:snapshot:s1")]
     assert _checks(capture("rds", "reboot_db_instance", DBInstanceIdentifier="orders")) == [
         ("rds:RebootDBInstance", db)]
+    assert _checks(capture("rds", "restore_db_instance_to_point_in_time",
+                           SourceDBInstanceIdentifier="orders",
+                           TargetDBInstanceIdentifier="orders-pitr",
+                           UseLatestRestorableTime=True)) == [
+        ("rds:RestoreDBInstanceToPointInTime", db),
+        ("rds:RestoreDBInstanceToPointInTime", f"{db}-pitr")]
     assert _checks(capture("rds", "add_tags_to_resource", ResourceName=db,
                            Tags=[{"Key": "k", "Value": "v"}])) == [("rds:AddTagsToResource", db)]
 

@@ -1,0 +1,1 @@
+"""The ledger's recovery runbook: `python -m runbook`, the incident as JSON in INCIDENT."""

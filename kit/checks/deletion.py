@@ -1,0 +1,48 @@
+"""rds.deletion_protection: one call cannot delete the database: the instance survives an
+attempted deletion, and the instance the application uses at the end is protected too (a
+restored instance does not inherit the setting: RestoreDBInstanceToPointInTime and
+RestoreDBInstanceFromDBSnapshot take their own DeletionProtection, default false).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kit.checks.params import resolve
+from kit.checks.result import CheckResult, Params, anomaly, error, judged
+from kit.history import History
+
+DELETION = "rds.deletion_protection"
+DEFAULTS: dict[str, Any] = {"database": "database.main"}
+
+
+def check_deletion_protection(history: History, params: Params) -> CheckResult:
+    """rds.deletion_protection: no deletion went through; the instance in use is protected."""
+    p = resolve(DELETION, params, DEFAULTS)
+    final = history.final
+    if final is None or final.db_instances is None:
+        return error(DELETION, "the DB instances were not read at the end: cannot judge", p)
+    attempts = [op.value["detail"] for op in history.of_kind("fault_start")
+                if isinstance(op.value["detail"], dict)
+                and op.value["detail"].get("action") == "DeleteDBInstance"]
+    # Deleted: a deletion attempt that was not refused, or the declared instance gone.
+    deleted = [{"instance": a["instance"], "by": "DeleteDBInstance (the fault)"}
+               for a in attempts if not a.get("refused")]
+    if final.db_instances.get(p["database"], "absent") is None and not deleted:
+        deleted.append({"instance": p["database"], "by": "gone at the end"})
+    # Unprotected: the instance the application uses at the end can be deleted in one call.
+    description = (final.in_use or {}).get("description") or {}
+    unprotected = [description.get("DBInstanceIdentifier")] \
+        if description and description.get("DeletionProtection") is not True else []
+    evidence = {"attempts": attempts, "deleted": anomaly(deleted),
+                "unprotected": anomaly(unprotected)}
+    # Pass rule: nothing deleted and the instance in use protected.
+    if deleted or unprotected:
+        parts = [f"{d['instance']} deleted ({d['by']})" for d in deleted]
+        parts += [f"the instance in use, {name}, has DeletionProtection off"
+                  for name in unprotected]
+        return judged(DELETION, False, "; ".join(parts), evidence, p)
+    refused = [a.get("refused") for a in attempts]
+    what = f"the deletion attempt was refused ({refused[0]})" if refused else \
+        "no deletion attempt in this run"
+    return judged(DELETION, True, f"{what}; the instance in use is protected", evidence, p)

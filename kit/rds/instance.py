@@ -1,0 +1,293 @@
+"""One DB instance: its servers, its endpoint, and the state machine AWS documents.
+
+The endpoint is a Toxiproxy listener (the instance's DNS name, in effect): clients connect
+to it, and it forwards to the current primary. A Multi-AZ instance has a standby, a
+streaming replica every commit waits for (synchronous replication, RDS User Guide:
+"Multi-AZ DB instance deployments"); a failover promotes it and moves the endpoint to it,
+so the address clients use stays the same while the server behind it changes, as the DNS
+name does on AWS. Statuses follow the User Guide's "Viewing Amazon RDS DB instance status":
+creating -> available; rebooting (a reboot, or a single-AZ engine restarted in place after
+a crash); deleting. Each transition lasts its configured time (kit.rds.config) plus the real
+work, runs in a worker thread of the plane, and holds the instance's lock throughout.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kit.rds.backups import Backups
+from kit.rds.config import RdsTimings
+from kit.rds.errors import DataPlaneError
+from kit.rds.server import READY_TIMEOUT, PgServer, Spawner
+from kit.rds.snapshots import Snapshot
+from kit.sandbox.toxiproxy import Proxy
+
+Emit = Callable[..., None]
+STANDBY_NAME = "standby"
+RECOVERY_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What moto's record says of an instance and the data plane needs."""
+
+    identifier: str
+    resource_id: str
+    master_username: str
+    db_name: str | None
+    multi_az: bool
+    retention_days: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a new instance's data comes from: nothing (a new database), a snapshot's or
+    base backup's copy, and, for a point-in-time restore, the recovery that follows."""
+
+    path: Path | None = None
+    recovery: dict[str, str] | None = None
+
+
+class DbInstance:
+    """An instance of the run: status, endpoint, primary, standby, automated backups."""
+
+    def __init__(self, spec: Spec, root: Path, proxy: Proxy, timings: RdsTimings,
+                 stop: threading.Event, emit: Emit, spawn: Spawner) -> None:
+        self.spec = spec
+        self.spawn = spawn
+        self.root = root
+        self.proxy = proxy
+        self.timings = timings
+        self.stop = stop
+        self.emit = emit
+        self.status = "creating"
+        self.primary: PgServer | None = None
+        self.standby: PgServer | None = None
+        self.backups = Backups(root, spec.identifier, spec.retention_days,
+                               timings.retention_day_seconds)
+        self.partitioned = False
+        self.busy = False  # a transition runs: the crash monitor keeps off
+        self.lock = threading.RLock()
+        self._generation = 0
+
+    @property
+    def identifier(self) -> str:
+        return self.spec.identifier
+
+    @property
+    def endpoint(self) -> tuple[str, int]:
+        """(Address, Port) as DescribeDBInstances reports them."""
+        return "127.0.0.1", self.proxy.port
+
+    def window(self) -> tuple[datetime, datetime] | None:
+        """The restorable window of its automated backups (None: no backups)."""
+        return self.backups.window()
+
+    # --- building blocks (called with the lock held) ----------------------------------
+
+    def _server(self, source: Path | PgServer | None) -> PgServer:
+        self._generation += 1
+        return PgServer(self.root, f"{self.identifier}-{self._generation}", source,
+                        self.spawn)
+
+    def _pause(self, seconds: float) -> None:
+        # The modelled part of a transition (AWS's own time); cut short when the run ends.
+        if self.stop.wait(seconds):
+            raise DataPlaneError(f"{self.identifier}: the data plane stopped mid-transition")
+
+    def _point_endpoint(self, server: PgServer | None) -> None:
+        if server is None:
+            self.proxy.set_enabled(False)
+        else:
+            self.proxy.set_upstream(f"127.0.0.1:{server.port}", not self.partitioned)
+
+    def _add_standby(self) -> None:
+        primary = self.primary
+        assert primary is not None
+        standby = self._server(primary)
+        standby.configure({**self.backups.settings(), "primary_conninfo":
+                           f"'host=127.0.0.1 port={primary.port} user=postgres "
+                           f"application_name={STANDBY_NAME}'"})
+        standby.signal_file("standby.signal")
+        standby.start()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not primary.query("select 1 from pg_stat_replication where application_name = "
+                                "%s and state = 'streaming'", (STANDBY_NAME,)):
+            if time.monotonic() > deadline:
+                raise DataPlaneError(f"the standby of {self.identifier} did not stream from "
+                                     f"its primary within {READY_TIMEOUT:.0f} s")
+            self._pause(0.02)
+        primary.set({"synchronous_standby_names": f"'{STANDBY_NAME}'"})
+        self.standby = standby
+
+    def _drop_standby(self) -> None:
+        if self.primary is not None and self.primary.alive():
+            self.primary.set({"synchronous_standby_names": "''"})
+        if self.standby is not None:
+            self.standby.destroy()
+            self.standby = None
+
+    def _failover(self, why: str) -> None:
+        """Promote the standby and move the endpoint to it; a new standby follows."""
+        self.emit(self.identifier, "failover_started", reason=why)
+        self.proxy.set_enabled(False)
+        self._pause(self.timings.failover_seconds)
+        old, new = self.primary, self.standby
+        assert new is not None
+        if old is not None:
+            old.destroy()
+        new.promote()
+        new.set({"synchronous_standby_names": "''"})
+        self.primary, self.standby, self.partitioned = new, None, False
+        self._point_endpoint(new)
+        self.emit(self.identifier, "failover_completed", reason=why)
+        self._add_standby()
+
+    def _restart(self, why: str) -> None:
+        """Restart the primary in place (crash recovery replays its WAL)."""
+        self.status = "rebooting"
+        self.emit(self.identifier, "restarting", reason=why)
+        self.proxy.set_enabled(False)
+        assert self.primary is not None
+        self.primary.stop()
+        self._pause(self.timings.reboot_seconds)
+        self.primary.start()
+        self._point_endpoint(self.primary)
+
+    # --- transitions (run by the plane in a worker thread) ----------------------------
+
+    def provision(self, source: Source, extra_seconds: float) -> None:
+        """creating -> available: a primary from `source`, its standby, its first backup."""
+        with self.lock:
+            server = self._server(source.path)
+            server.configure({**self.backups.settings(), **(source.recovery or {})})
+            if source.recovery:
+                server.signal_file("recovery.signal")
+            server.start(RECOVERY_TIMEOUT if source.recovery else READY_TIMEOUT)
+            self.primary = server
+            if source.recovery:
+                self._await_promotion(server)
+            if source.path is None:
+                self._create_database(server)
+            if self.spec.multi_az:
+                self._add_standby()
+            if self.backups.enabled:
+                self.backups.base_backup(server)
+            self._pause(extra_seconds)
+            self._point_endpoint(server)
+            self._set("available")
+
+    def _await_promotion(self, server: PgServer) -> None:
+        deadline = time.monotonic() + RECOVERY_TIMEOUT
+        while server.in_recovery():
+            if not server.alive() or time.monotonic() > deadline:
+                raise DataPlaneError(f"the point-in-time restore of {self.identifier} did not "
+                                     f"finish (log {server.dir / 'server.log'})")
+            self._pause(0.02)
+
+    def _create_database(self, server: PgServer) -> None:
+        user = self.spec.master_username
+        server.query(f'create role "{user}" login superuser')
+        if self.spec.db_name:
+            server.query(f'create database "{self.spec.db_name}" owner "{user}"')
+
+    def reboot(self, force_failover: bool) -> None:
+        """rebooting -> available, through a failover when asked (Multi-AZ only)."""
+        with self.lock:
+            if force_failover and self.standby is not None:
+                self._failover("RebootDBInstance with ForceFailover")
+            else:
+                self._restart("RebootDBInstance")
+            self._set("available")
+
+    def recover_crash(self) -> None:
+        """The primary died: fail over (Multi-AZ) or restart in place, as RDS does."""
+        with self.lock:
+            if self.standby is not None and self.standby.alive():
+                self._failover("the primary failed")
+            else:
+                self._restart("the primary failed")
+            self._set("available")
+
+    def cut_off(self) -> None:
+        """The primary's Availability Zone is cut off, at once: the endpoint stops answering
+        and the WAL stops shipping (then `lose_az` does what RDS does about it)."""
+        self.partitioned = True
+        self.proxy.set_enabled(False)
+        self.emit(self.identifier, "az_lost")
+
+    def lose_az(self) -> None:
+        """After `cut_off`: Multi-AZ fails over, a single-AZ instance stays unreachable until
+        the zone comes back (heal_az)."""
+        with self.lock:
+            if self.partitioned and self.standby is not None:
+                self._failover("the primary's Availability Zone failed")
+
+    def heal_az(self) -> None:
+        """The zone is back: a single-AZ instance answers again."""
+        with self.lock:
+            if self.partitioned:
+                self.partitioned = False
+                self._point_endpoint(self.primary)
+                self.emit(self.identifier, "az_restored")
+
+    def snapshot(self, snap: Snapshot, finished: Callable[[Snapshot, bool], None]) -> None:
+        """Copy the primary's data into a snapshot (the instance stays available)."""
+        with self.lock:
+            try:
+                assert self.primary is not None
+                self.primary.basebackup(snap.path)
+            except BaseException:
+                finished(snap, False)
+                raise
+            finished(snap, True)
+
+    def delete(self, final: Snapshot | None, finished: Callable[[Snapshot, bool], None],
+               drop_backups: bool) -> None:
+        """deleting -> gone: a final snapshot first when asked, then every server."""
+        with self.lock:
+            self.proxy.set_enabled(False)
+            if final is not None:
+                self.snapshot(final, finished)
+            for server in (self.standby, self.primary):
+                if server is not None:
+                    server.destroy()
+            self.primary = self.standby = None
+            if drop_backups:
+                self.backups.remove()
+            self._set("deleted")
+
+    def modify(self, changes: dict[str, Any]) -> None:
+        """Apply ModifyDBInstance changes the data plane models: retention, Multi-AZ."""
+        with self.lock:
+            if "retention_days" in changes:
+                self.backups.retention_days = changes["retention_days"]
+                for server in (self.primary, self.standby):
+                    if server is not None:
+                        server.set(self.backups.settings())
+                if self.backups.enabled and not self.backups.bases and self.primary:
+                    self.backups.base_backup(self.primary)
+            if changes.get("multi_az") is True and self.standby is None:
+                self._add_standby()
+            elif changes.get("multi_az") is False:
+                self._drop_standby()
+            self.spec = replace(self.spec, **changes)
+            self._set("available")
+
+    def _set(self, status: str) -> None:
+        self.status = status
+        self.emit(self.identifier, "status", status=status)
+
+    def destroy(self) -> None:
+        """Stop every server of the instance and remove its files (the run is over)."""
+        for server in (self.standby, self.primary):
+            if server is not None:
+                server.destroy()
+        self.primary = self.standby = None
+        self.backups.remove()
