@@ -27,6 +27,7 @@ from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.deploy import gate, hcl, inspect
+from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
@@ -64,6 +65,9 @@ class RunResult:
     used_vs_granted: dict[str, Any] | None = None  # per role, kit/iam/usage.py
     # {complete, missing [what and how to get it], roles {role: axes}}: kit/sandbox/confine.py
     confinement: dict[str, Any] | None = None
+    emulators: dict[str, str] | None = None  # AWS service -> the emulator that served it
+    # Invariants set aside by a cross-check (kit/crosscheck.py): emulators disagreed.
+    fidelity_findings: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the JSON report."""
@@ -75,6 +79,8 @@ class RunResult:
             "invariants": {k: r.model_dump(mode="json") for k, r in self.results.items()},
             "used_vs_granted": self.used_vs_granted,
             "confinement": self.confinement,
+            "emulators": self.emulators,
+            "fidelity_findings": self.fidelity_findings,
         }
 
 
@@ -114,12 +120,12 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                     sandbox.__enter__()
             else:
                 with stage("sandbox"):
-                    sandbox.moto.reset()
-                    sandbox.toxiproxy.reset()
+                    sandbox.reset()
             with interrupt.deferred():  # so that `finally` knows every dir it must remove
                 # Under the sandbox's runs/: the only run directories its provider sees.
                 work = Path(tempfile.mkdtemp(prefix="kit-run-", dir=sandbox.runs_dir))
             work.chmod(0o711)
+            result.emulators = sandbox.routes.served_by(scenario.aws_services)
             history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
                            stack).pipeline()
             with stage("teardown"):
@@ -216,12 +222,14 @@ class _Run:
 
     def pipeline(self) -> History:
         """Every stage up to the final state; a history that stops where the run did."""
+        self.recorder.record("kit", "emulators",
+                             served_by=self.sandbox.routes.served_by(self.scenario.aws_services))
         values = self.deploy()
         if values is None:
             return self.recorder.history(None)
         with self.stage("bind"):
             values |= resource_values(self.scenario, values,
-                                      aws.client("sqs", self.sandbox.moto.url))
+                                      aws.client("sqs", self.sandbox.endpoint("sqs")))
             assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
                          f"s{self.seed}", self.harness, self.tf.dir)
@@ -247,7 +255,7 @@ class _Run:
         values = kit_values(self.scenario)
         with self.stage("init"):
             self.recorder.record("kit", "phase", name="deploy")
-            self.harness = aws.harness_credentials(self.sandbox.moto.url)
+            self.harness = aws.harness_credentials(self.sandbox.endpoint("iam"))
             values |= self._baseline(values)
             if not self._init(unparsed):
                 return None
@@ -277,7 +285,7 @@ class _Run:
         tf = self.tf = Terraform(self.solution, self.work, reattach=self._reattach())
         self.recorder.record("kit", "confinement", **tf.axes())
         try:
-            tf.configure(self.sandbox.moto.url, self.config)
+            self._configure(tf, self.config)
             tf.init()
             if unparsed:
                 tf.validate()  # Terraform's own diagnostic first, if it rejects it too
@@ -312,6 +320,11 @@ class _Run:
         self.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
         return outputs
 
+    def _configure(self, tf: Terraform, config: hcl.Configuration | None = None) -> None:
+        """The kit's provider override, aimed at the emulator that serves each service."""
+        routes = self.sandbox.routes
+        tf.configure(routes.primary.url, config, routes.away_from_primary(SERVICES))
+
     def _reattach(self) -> str | None:
         return self.sandbox.provider.reattach if self.sandbox.provider else None
 
@@ -324,7 +337,7 @@ class _Run:
         tf = Terraform(self.scenario.modules_dir / baseline.module, self.work / "baseline",
                        reattach=self._reattach())
         try:
-            tf.configure(self.sandbox.moto.url)
+            self._configure(tf)
             tf.init()
             tf.apply({var: str(values[b]) for var, b in baseline.variables.items()})
             return {f"baseline.{k}": v for k, v in tf.outputs().items()}
@@ -389,7 +402,7 @@ class _Run:
                                        stopping, bound.proxies, bound.roles,
                                        single_send_keys(plan, module.describe), self.seed,
                                        self.work))
-        admin_sqs = aws.client("sqs", self.sandbox.moto.url)
+        admin_sqs = aws.client("sqs", self.sandbox.endpoint("sqs"))
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:
             with self.stage("workload"):
@@ -421,9 +434,11 @@ class _Run:
     def observe(self, bound: Bound) -> FinalState:
         """What the run left behind: tables, queues, DB instances, IAM, config facts."""
         scenario = self.scenario
-        moto = self.sandbox.moto.url
-        admin_sqs = aws.client("sqs", moto)
-        rds = aws.client("rds", moto)
+
+        def client(service: str) -> Any:
+            return aws.client(service, self.sandbox.endpoint(service))
+
+        admin_sqs, rds = client("sqs"), client("rds")
         tables = final.tables(bound.databases[scenario.workload.effects.database])
         kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
         describe = scenario.workload_module.describe
@@ -433,9 +448,9 @@ class _Run:
                      for name, kind in kinds.items() if kind == "database"}
         resources = arns(scenario, bound.values)
         roles = {name: arn for name, arn in resources.items() if kinds[name] == "role"}
-        iam = iam_state.read(aws.client("iam", moto), roles,
+        iam = iam_state.read(client("iam"), roles,
                              {n: a for n, a in resources.items() if kinds[n] != "role"},
-                             clients=lambda service: aws.client(service, moto))
+                             clients=client)
         assert self.config is not None
         return FinalState(
             effects=final.effects(tables.get(scenario.workload.effects.table, []),

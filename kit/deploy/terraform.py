@@ -150,7 +150,7 @@ class Terraform:
         win); `config` is the solution's parse, when the caller already has it."""
         write_provider_config(self.dir, config or parse(self.dir), endpoint, endpoints)
         # Read by a provider that terraform launches itself (no reattach).
-        self.env |= endpoint_env(endpoint)
+        self.env |= endpoint_env(endpoint, endpoints)
 
     def _cli(self, stage: str, *args: str) -> Completed:
         with contextlib.ExitStack() as stack:
