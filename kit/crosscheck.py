@@ -13,7 +13,7 @@ behaves as AWS documents: the probes of the behaviours the invariant rests on
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +94,7 @@ def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
         findings = compare(runs[primary], runs[witness], primary, witness)
         if findings:
             progress("probing the behaviours the disputed invariants rest on", None)
-            explain(findings, sandboxes)
+            explain(findings, sandboxes, plan.scenario.aws_services)
     set_aside(runs[primary], findings)
     return runs[primary], findings
 
@@ -120,9 +120,12 @@ def compare(graded: list[RunResult], witness: list[RunResult], primary: str, oth
     return findings
 
 
-def explain(findings: list[Finding], sandboxes: dict[str, Sandbox]) -> None:
-    """Probe, on every emulator, the behaviours each finding's invariant rests on."""
-    wanted = sorted({b for f in findings for b in probes.relied_on(f.invariant)})
+def explain(findings: list[Finding], sandboxes: dict[str, Sandbox],
+            services: Iterable[str]) -> None:
+    """Probe, on every emulator, the behaviours of the services the runs reached; each
+    finding names those its invariant rests on and every other one the emulators differ
+    on (a verdict may rest on more than the kit's map says)."""
+    wanted = probes.of_services(services)
     seen: dict[str, dict[str, probes.Observation]] = {}
     for name, sandbox in sandboxes.items():
         def clients(service: str, sandbox: Sandbox = sandbox) -> Any:
@@ -131,11 +134,14 @@ def explain(findings: list[Finding], sandboxes: dict[str, Sandbox]) -> None:
         for behaviour, observation in probes.observe(wanted, clients).items():
             seen.setdefault(behaviour, {})[name] = observation
     known = probes.behaviours()
+    differ = [b for b, by in seen.items() if len({o.matches for o in by.values()}) > 1]
     for finding in findings:
+        named = [b for b in probes.relied_on(finding.invariant) if b in seen]
         finding.behaviours = {
             b: {"title": known[b].title, "aws": known[b].aws, "verdict": probes.verdict(seen[b]),
+                "differ": b in differ,
                 "by_emulator": {n: probes.as_dict(o) for n, o in seen[b].items()}}
-            for b in probes.relied_on(finding.invariant)}
+            for b in dict.fromkeys(named + differ)}
 
 
 def set_aside(graded: list[RunResult], findings: list[Finding]) -> None:
@@ -154,7 +160,10 @@ def lines(findings: list[Finding]) -> list[str]:
     out = []
     for f in findings:
         verdicts = ", ".join(f"{name} {verdict}" for name, verdict in f.verdicts.items())
-        who = "; ".join(f"{b}: {d['verdict']}" for b, d in f.behaviours.items())
+        who = "; ".join(f"{b}: {d['verdict']}" for b, d in f.behaviours.items()
+                        if d["differ"])
         out.append(f"fidelity finding: {f.fault} (seed {f.seed}) {f.invariant}: {verdicts}"
-                   + (f" ({who})" if who else " (no probe tells which matches AWS)"))
+                   + (f" (they differ on {who})" if who
+                      else " (no behaviour the kit probes differs: it cannot tell which is "
+                      "right)"))
     return out

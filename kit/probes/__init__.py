@@ -47,9 +47,10 @@ def _registry() -> dict[str, Behaviour]:
 # none the kit can probe: a cross-check then says it cannot tell which emulator is right).
 RELIED_ON: dict[str, tuple[str, ...]] = {
     "delivery.no_loss": ("sqs.visibility_timeout", "sqs.redrive_to_dlq",
-                         "sqs.fifo_deduplication"),
+                         "sqs.released_waits_its_turn", "sqs.fifo_deduplication"),
     "delivery.poison_to_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
-                               "sqs.release_with_zero_visibility"),
+                               "sqs.release_with_zero_visibility",
+                               "sqs.released_waits_its_turn"),
     "delivery.no_valid_in_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
                                  "sqs.visibility_timeout"),
     "delivery.no_concurrent_processing": ("sqs.visibility_timeout", "sqs.one_receiver",
@@ -85,6 +86,12 @@ def observe(ids: Iterable[str], clients: Clients) -> dict[str, Observation]:
 def relied_on(invariant: str) -> tuple[str, ...]:
     """The behaviours an invariant's verdict rests on."""
     return RELIED_ON.get(invariant, ())
+
+
+def of_services(services: Iterable[str]) -> list[str]:
+    """The behaviours of the services a run reached (by the service their id names)."""
+    wanted = set(services)
+    return [b for b in _registry() if b.split(".")[0] in wanted]
 
 
 def verdict(by_emulator: Mapping[str, Observation]) -> str:

@@ -21,7 +21,7 @@ def round_trip(clients: Clients) -> Observation:
         wrong = "decrypted with another key too"
     except ClientError as exc:
         wrong = f"refused with another key ({exc.response['Error'].get('Code')})"
-    return Observation(plain == b"ledger" and wrong.startswith("refused"),
+    return Observation(plain == b"ledger" and "IncorrectKeyException" in wrong,
                        f"encrypt then decrypt: {'same' if plain == b'ledger' else 'different'} "
                        f"plaintext; {wrong}")
 

@@ -110,6 +110,28 @@ def release_with_zero_visibility(clients: Clients) -> Observation:
                        + ("received again at once" if again else "not received within 1 s"))
 
 
+def released_waits_its_turn(clients: Clients) -> Observation:
+    sqs = clients("sqs")
+    url = _queue(sqs)
+    for body in "ABCD":
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+    order = []
+    for _ in range(4):
+        got = _receive(sqs, url, wait=1, visibility=30)
+        if not got:
+            break
+        order.append(got[0]["Body"])
+        handle = got[0]["ReceiptHandle"]
+        if got[0]["Body"] == "A":  # released at once, as a worker releases poison
+            sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=handle,
+                                          VisibilityTimeout=0)
+        else:
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=handle)
+    others = [body for body in order if body != "A"]
+    return Observation(bool(others), f"A released after each receive; four receives got "
+                       f"{' '.join(order)}")
+
+
 def receive_count(clients: Clients) -> Observation:
     sqs = clients("sqs")
     url = _queue(sqs)
@@ -173,6 +195,11 @@ BEHAVIOURS = (
     Behaviour("sqs.release_with_zero_visibility", "ChangeMessageVisibility(0) releases",
               "ChangeMessageVisibility API: a timeout of 0 makes the message visible "
               "immediately", release_with_zero_visibility),
+    Behaviour("sqs.released_waits_its_turn", "standard: a released message does not starve "
+              "the others", f"{GUIDE}, 'Queue types' (best-effort ordering) and 'short "
+              "polling' (a receive samples a subset of servers): a message released with "
+              "ChangeMessageVisibility(0) is one of the visible messages, not always the next "
+              "(the kit's reading; kit/sandbox/fidelity.py)", released_waits_its_turn),
     Behaviour("sqs.receive_count", "ApproximateReceiveCount counts receives",
               "ReceiveMessage API, ApproximateReceiveCount: the number of times a message "
               "has been received without being deleted", receive_count),

@@ -1,0 +1,108 @@
+"""LocalStack leaves nothing behind: no process and no data directory after a run, after a
+Ctrl-C at any stage (its start included) and after a start that fails; nothing in the
+places LocalStack writes to by default (/var/lib/localstack, /tmp/localstack,
+~/.localstack), since the kit keeps everything it writes under the sandbox."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kit import scenario
+from kit.deploy import localstack_install
+from kit.errors import SandboxError
+from kit.run import run_once
+from kit.sandbox import Sandbox, localstack
+from tests.integration.procs import living_under
+from tests.integration.test_leaks import _CtrlC
+
+DEFAULT_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
+                  Path.home() / ".localstack"]
+
+
+def _localstacks() -> list[int]:
+    """Live LocalStack processes started from the kit's install."""
+    import psutil
+
+    where = str(localstack_install.location())
+    return [p.pid for p in psutil.process_iter(["cmdline", "status"])
+            if p.info["status"] != psutil.STATUS_ZOMBIE
+            and any(where in part for part in p.info["cmdline"] or [])]
+
+
+@pytest.fixture
+def temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    before = {p: p.exists() for p in DEFAULT_PLACES}
+    others = set(_localstacks())  # another test run's, if any: not ours to judge
+    root = Path(tempfile.mkdtemp(prefix="leaks-ls-"))
+    root.chmod(0o711)
+    monkeypatch.setattr(tempfile, "tempdir", str(root))
+    yield root
+    try:
+        assert not living_under(root), living_under(root)
+        assert set(_localstacks()) <= others
+        assert os.listdir(root) == []
+        assert {p: p.exists() for p in DEFAULT_PLACES} == before
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("stage", [None, "apply", "workload", "teardown"])
+def test_a_run_and_a_ctrl_c_leave_no_localstack(temp: Path, tmp_path: Path,
+                                               stage: str | None) -> None:
+    sc = scenario.load("order-pipeline")
+    ctrl_c = _CtrlC()
+    ctrl_c.stage = stage
+    logger = logging.getLogger("kit.run")
+    logger.addHandler(ctrl_c)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        with Sandbox(provider=True, emulator="localstack") as sandbox:
+            assert sandbox.localstack is not None
+            data = sandbox.localstack.root  # type: ignore[union-attr]
+            try:
+                result = run_once(sc, sc.golden, "none", 1, tmp_path, sandbox)
+                assert stage is None and result.outcome == "pass", result.error
+            except KeyboardInterrupt:
+                assert ctrl_c.fired
+        assert not data.exists()
+    finally:
+        logger.removeHandler(ctrl_c)
+        logger.setLevel(level)
+
+
+@pytest.mark.timeout(300)
+def test_a_failed_start_leaves_no_localstack(temp: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its port is taken: LocalStack cannot listen and exits; the sandbox says so, with its
+    # log, and removes everything it started.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setattr(localstack, "free_port", lambda: taken.getsockname()[1])
+        with pytest.raises(SandboxError, match="localstack") as failed:
+            Sandbox(postgres=False, emulator="localstack").__enter__()
+    assert "log" in str(failed.value)
+
+
+@pytest.mark.timeout(300)
+def test_a_ctrl_c_while_localstack_starts_leaves_nothing(
+        temp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: localstack.LocalStackServer) -> bool:
+        assert self.process.alive()  # it was started: the Ctrl-C lands while it boots
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(localstack.LocalStackServer, "_ready", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Sandbox(postgres=False, emulator="localstack").__enter__()
