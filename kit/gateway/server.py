@@ -44,7 +44,7 @@ class Gateway:
                  key_of: Callable[[str], str | None] = lambda body: None) -> None:
         # A plain URL: one moto server behind it (tests); else who serves which service.
         self.routes = upstream if isinstance(upstream, Routes) else None
-        self.upstream = self.url_of("") if self.routes else str(upstream).rstrip("/")
+        self.upstream = (self.routes.primary.url if self.routes else str(upstream)).rstrip("/")
         self.admin_paths = self.routes.admin_paths if self.routes else ("/moto-api",)
         self.recorder = recorder
         self.key_of = key_of  # the scenario's message key of a body, for receive records
@@ -93,10 +93,8 @@ class Gateway:
         self.store.invalidate()
 
     def url_of(self, service: str) -> str:
-        """The endpoint of the emulator that serves `service` ("": the primary one)."""
-        if self.routes is None:
-            return self.upstream
-        return (self.routes.url(service) if service else self.routes.primary.url).rstrip("/")
+        """The endpoint of the emulator that serves `service`."""
+        return self.routes.url(service).rstrip("/") if self.routes else self.upstream
 
     def admin_client(self, service: str) -> Any:
         """A boto3 client with the kit's admin credentials, straight to the emulator."""

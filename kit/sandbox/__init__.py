@@ -16,6 +16,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from kit import interrupt
 from kit.errors import InputError
@@ -94,9 +95,7 @@ class Sandbox:
     @property
     def routes(self) -> Routes:
         """Which emulator serves each AWS service."""
-        if self.localstack is None:
-            return Routes(self.moto)
-        return Routes(self.localstack, self.moto)
+        return self._routes({"moto": self.moto, "localstack": self.localstack})
 
     def endpoint(self, service: str) -> str:
         """The endpoint of an AWS service, for the kit's own clients."""
@@ -135,10 +134,10 @@ class Sandbox:
                 future.result()
         return started
 
-    def _routes(self, started: dict[str, object]) -> Routes:
-        moto = started["moto"]
+    def _routes(self, started: dict[str, Any]) -> Routes:
+        """The routes, from the emulators started so far (a remote LocalStack is not)."""
         primary = self.localstack or started.get("localstack")
-        return Routes(primary, moto) if primary else Routes(moto)  # type: ignore[arg-type]
+        return Routes(primary, started["moto"]) if primary else Routes(started["moto"])
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
