@@ -1,0 +1,91 @@
+"""Every statement a scenario's prompt makes about the workers' environment is true: a
+probe in the golden worker reports what it finds, and each claim is checked against it.
+
+Checked for every queue scenario: each variable of the prompt's environment table is set,
+and nothing else is but the few the prompt names (PATH, HOME, ...); AWS_REGION and
+AWS_DEFAULT_REGION are both the region, as AWS compute services set them, and boto3 with
+no configuration but the environment reaches the AWS API as the worker role; DATABASE_URL
+is a PostgreSQL database; WORK_SECONDS is the scenario's; the worker runs as
+`python -m worker` in its solution directory with Python 3.11, boto3 and psycopg 3; the
+harness starts the promised number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kit import scenario
+from kit.history import History
+from kit.run import run_once
+from kit.workload import aws
+
+PROBE = '''import json as _json, os as _os, sys as _sys
+import boto3 as _boto3, psycopg as _psycopg
+_facts = {
+    "env": sorted(_os.environ), "values": dict(_os.environ), "cwd": _os.getcwd(),
+    "argv0": _sys.argv[0], "python": list(_sys.version_info[:2]),
+    "psycopg": _psycopg.__version__,
+    "caller": _boto3.client("sts").get_caller_identity()["Arn"],
+    "database": _psycopg.connect(_os.environ["DATABASE_URL"]).execute(
+        "select version()").fetchone()[0],
+}
+print("PROBE " + _json.dumps(_facts), file=_sys.stderr, flush=True)
+'''
+QUEUE_SCENARIOS = [n for n in scenario.known() if scenario.load(n).root == scenario.ROOT
+                   and (scenario.load(n).directory / "workload.py").exists()
+                   and "workers" in scenario.load(n).model_fields_set]
+
+
+def _promised(prompt: str) -> tuple[set[str], set[str]]:
+    """The variables named in the first column of the prompt's environment table, and the
+    ones its "nothing else besides ..." sentence allows too."""
+    rows = [line for line in prompt.splitlines() if line.startswith("| `")]
+    table = {name for row in rows for name in re.findall(r"`([A-Z_]+)`", row.split("|")[1])}
+    besides = re.search(r"nothing else besides (.*?):", prompt.replace("\n", " "))
+    assert besides, "the prompt must say which other variables a worker has"
+    return table, set(re.findall(r"`([A-Z_]+)`", besides.group(1)))
+
+
+@pytest.mark.parametrize("name", QUEUE_SCENARIOS)
+def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str) -> None:
+    sc = scenario.load(name)
+    solution = tmp_path / "solution"
+    shutil.copytree(sc.golden, solution, ignore=shutil.ignore_patterns("__pycache__"))
+    (solution / "worker" / "probe.py").write_text(PROBE)
+    main = solution / "worker" / "__main__.py"
+    main.write_text(main.read_text().replace(
+        "from __future__ import annotations\n",
+        "from __future__ import annotations\n\nimport worker.probe  # noqa: F401\n", 1))
+    result = run_once(sc, solution, "none", 1, tmp_path / "run")
+    assert result.outcome == "pass", (result.error, {
+        i: r.summary for i, r in result.results.items() if r.verdict != "pass"})
+    log = (tmp_path / "run" / "worker-0.log").read_text()
+    facts = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE "))[6:])
+
+    promised, besides = _promised((sc.directory / "prompt.md").read_text())
+    assert promised <= set(facts["env"]), promised - set(facts["env"])
+    assert set(facts["env"]) - promised <= besides, set(facts["env"]) - promised
+    values = facts["values"]
+    assert values["AWS_REGION"] == values["AWS_DEFAULT_REGION"] == aws.REGION
+    role = scenario_role_name(sc)
+    assert f":assumed-role/{role}/" in facts["caller"]
+    assert "PostgreSQL" in facts["database"]
+    if "WORK_SECONDS" in promised:
+        assert float(values["WORK_SECONDS"]) == sc.workload_params.work_seconds
+    assert facts["python"] == [3, 11] and facts["psycopg"].startswith("3.")
+    assert Path(facts["cwd"]).name != "" and (Path(facts["argv0"]).parent.name == "worker")
+    history = History.load(tmp_path / "run" / "history.json")
+    slots = {op.value["worker"].split("#")[0] for op in history.of_kind("worker_start")}
+    assert len(slots) == sc.workers.replicas
+
+
+def scenario_role_name(sc: scenario.Scenario) -> str:
+    """The worker role's name as the golden's Terraform gives it (from its iam.tf)."""
+    iam = (sc.golden / "iam.tf").read_text()
+    block = iam[iam.index('resource "aws_iam_role" "worker"'):]
+    return re.search(r'name\s*=\s*"([^"]+)"', block).group(1)
