@@ -92,11 +92,17 @@ class LocalStackServer:
     def wait_ready(self) -> None:
         """Block until it says Ready (bounded); raises SandboxError with its log tail."""
         self.process.wait_ready(self._ready, READY_TIMEOUT,
-                                f"it was ready on port {self.port}")
+                                f"its health check and 'Ready.' on port {self.port}")
 
     def _ready(self) -> bool:
+        log = self.log.read_text(errors="replace")
+        if "Couldn't listen on" in log:
+            # It says Ready even when its port is taken, and never serves: stop it, so that
+            # the wait fails now, with this log, instead of timing out.
+            self.process.stop()
+            return False
         # The health endpoint answers before the services are up; "Ready." comes after.
-        return bool(_health(self.url)) and "\nReady." in self.log.read_text(errors="replace")
+        return "\nReady." in log and bool(_health(self.url))
 
     def reset(self) -> None:
         """Restart it on the same port with an empty state (no reset without a licence)."""
