@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from kit import settings
-from kit.errors import ToolchainError
+from kit.workload.runtime import checked_output
 
 VERSION = "4.13.1"
 REQUIREMENT = f"localstack-core[runtime]=={VERSION}"
@@ -67,19 +66,13 @@ def install(log: Callable[[str], None]) -> Path:
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     venv = target / "venv"
-    _run([str(base), "-m", "venv", "--without-pip", str(venv)])
-    _run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
-          "--quiet", "--no-input", "--uploaded-prior-to", LOCKED_AT, REQUIREMENT])
-    version = _run([str(venv / "bin" / "python"), "-c",
-                    "import sys; print(sys.version.split()[0])"]).strip()
+    checked_output([str(base), "-m", "venv", "--without-pip", str(venv)])
+    interpreter = venv / "bin" / "python"
+    checked_output([sys.executable, "-m", "pip", "--python", str(interpreter), "install",
+                    "--quiet", "--no-input", "--uploaded-prior-to", LOCKED_AT, REQUIREMENT])
+    version = checked_output([str(interpreter), "-c",
+                              "import sys; print(sys.version.split()[0])"]).strip()
     (target / MANIFEST).write_text(json.dumps({"version": VERSION, "python": version,
                                                "locked_at": LOCKED_AT}, indent=2))
-    return venv / "bin" / "python"
+    return interpreter
 
-
-def _run(argv: list[str]) -> str:
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise ToolchainError(f"`{' '.join(argv)}` failed (exit {done.returncode}):\n"
-                             f"{done.stderr.strip()[-2000:]}")
-    return done.stdout
