@@ -12,7 +12,7 @@ SEED     ?=
 JOBS     ?= 2
 PYTEST_ARGS ?=
 
-.PHONY: setup venv eval validate test unit lint bench fidelity doctor clean
+.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity doctor clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ venv: $(STAMP)
 setup: $(STAMP)
 	$(KIT) setup
 
+## setup-localstack: setup, plus LocalStack (the optional second emulator) in its own venv
+setup-localstack: $(STAMP)
+	$(KIT) setup --localstack
+
 doctor: $(STAMP)
 	$(KIT) doctor
 
@@ -36,14 +40,14 @@ eval: setup
 
 ## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's), and the
 ## every-fault sweeps marked slow
-validate: setup
+validate: setup-localstack
 	@set -e; for s in $(if $(SCENARIO),$(SCENARIO),$$($(KIT) list --names)); do \
 	  $(KIT) validate $$s --jobs $(JOBS); done
 	$(if $(SCENARIO),,$(BIN)/pytest -q -m slow $(PYTEST_ARGS))
 
 ## test: unit + integration tests against real services, within the 25-minute budget;
 ## prints the slowest tests
-test: setup
+test: setup-localstack
 	$(BIN)/pytest -q -m "not slow" --durations=15 $(PYTEST_ARGS)
 
 unit: $(STAMP)

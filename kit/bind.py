@@ -3,7 +3,8 @@ binding of scenario.yaml to its value for this run.
 
 Each database resource gets an empty database in the sandbox's PostgreSQL behind a
 Toxiproxy listener; the workers' AWS endpoint is a Toxiproxy listener in front of the
-kit's gateway (which verifies, authorizes and records every call before moto sees it).
+kit's gateway (which verifies, authorizes and records every call before the emulator that
+serves it sees it).
 Where the machine allows it, workers live in a network namespace whose only open ports
 are these listeners, inside sandboxes (kit/sandbox/confine.py) whose every axis of
 confinement the run records (`confinement`).
@@ -52,7 +53,7 @@ class Bound:
     def session(self, role: str, process: str) -> aws.Credentials:
         """A fresh session of a role resource, registered with the gateway for `process`."""
         arn = self.roles[role]
-        creds = aws.assume(self.gateway.upstream, self.harness, arn, process)
+        creds = aws.assume(self.gateway.url_of("sts"), self.harness, arn, process)
         self.gateway.register(creds.access_key_id, process,
                               secret_access_key=creds.secret_access_key,
                               session_token=creds.token, role_arn=arn, principal_arn=creds.arn)
@@ -99,16 +100,14 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
          workspace: Path) -> Bound:
     """Make the data planes, the gateway and the workers' confinement (their workspace is a
     copy of `workspace`); register their teardown on `stack`."""
-    moto = sandbox.moto.url
     proxies: dict[str, Proxy] = {}
     databases: dict[str, str] = {}
     stamp = f"{run_label}_{int(time.time() * 1000)}"
     describe = scenario.workload_module.describe
     # Each of these is registered for teardown in the same breath as it is made.
     with interrupt.deferred():
-        gateway = stack.enter_context(Gateway(moto, recorder,
-                                              key_of=lambda body: describe(body).key,
-                                              upstreams={"rds": sandbox.rds.url}))
+        gateway = stack.enter_context(Gateway(sandbox.routes, recorder,
+                                              key_of=lambda body: describe(body).key))
     for name in (r for r in scenario.resources if r.startswith("database.")):
         if sandbox.rds.plane.enabled:
             _bind_instance(name, values, sandbox, proxies, databases)

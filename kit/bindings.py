@@ -46,6 +46,11 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "topic": ("arn",),
     "policy": ("arn",),
 }
+# The AWS services a resource kind lives in (a run of a scenario reaches each of them).
+SERVICES: dict[str, tuple[str, ...]] = {
+    "queue": ("sqs",), "role": ("iam", "sts"), "database": ("rds",), "bucket": ("s3",),
+    "key": ("kms",), "secret": ("secretsmanager",), "topic": ("sns",),
+}
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")
 

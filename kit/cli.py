@@ -8,16 +8,20 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kit import interrupt
 from kit.deploy import toolchain
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.report.show import show
+from kit.sandbox.emulator import NAMES
+from kit.workload.aws import ACCOUNT_ID
 
 if TYPE_CHECKING:
     from kit.run import RunResult
@@ -35,18 +39,29 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     table.add_column("status")
     table.add_column("where / fix")
     missing = 0
-    for piece in toolchain.pieces():
+    pieces = [(p, True) for p in toolchain.pieces()] + [(p, False) for p in _optional_pieces()]
+    for piece, required in pieces:
         if piece.ok:
             table.add_row(piece.name, "[green]ok[/]", piece.found)
-        else:
+        elif required:
             missing += 1
             table.add_row(piece.name, "[red]missing[/]", f"fix: {piece.fix}")
+        else:
+            table.add_row(piece.name, "[yellow]not installed[/]", f"to add: {piece.fix}")
     show(table)
     if missing:
         console.print(f"[red]{missing} piece(s) missing.[/] Run the fix shown for each.")
         return EXIT_ERROR
     _confinement_notes()
     return EXIT_OK
+
+
+def _optional_pieces() -> list[toolchain.Piece]:
+    """Pieces only some commands need (`--emulator localstack`): reported, never required."""
+    from kit.deploy import localstack_install
+
+    return [toolchain.Piece("LocalStack (optional: --emulator localstack, --cross-check)",
+                            localstack_install.found(), localstack_install.FIX)]
 
 
 def _confinement_notes() -> None:
@@ -66,7 +81,14 @@ def _confinement_notes() -> None:
 
 def cmd_setup(args: argparse.Namespace) -> int:
     """Install whatever is missing (idempotent; a second run takes seconds)."""
-    toolchain.setup(lambda message: console.print(f"[cyan]setup[/] {message}"))
+    def log(message: str) -> None:
+        console.print(f"[cyan]setup[/] {escape(message)}")
+
+    toolchain.setup(log)
+    if args.localstack:
+        from kit.deploy import localstack_install
+
+        localstack_install.install(log)
     return cmd_doctor(args)
 
 
@@ -116,35 +138,42 @@ def _faults(fault: str, sc: Scenario) -> list[str]:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Grade a solution across the scenario's faults (or one); exit code per outcome."""
-    from kit import scenario
+    from kit import crosscheck, scenario
     from kit.report.table import agreement
-    from kit.run import run_once
-    from kit.sandbox import Sandbox
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     command = (f"kit eval {sc.name}{roots} --solution {solution} --seed {args.seed}"
                + (f" --fault {args.fault}" if args.fault else "")
-               + (f" --repeat {args.repeat}" if args.repeat > 1 else ""))
+               + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
+               + _emulator_flags(args))
     console.print(f"reproduce: {command}")
-    results = []
-    with Sandbox(provider=True) as sandbox:
-        for fault in faults:
-            for seed in range(args.seed, args.seed + args.repeat):
-                with console.status(f"{sc.name}: fault {fault}, seed {seed}"):
-                    results.append(run_once(sc, solution.resolve(), fault, seed,
-                                            out / f"{fault}-seed{seed}", sandbox))
-                console.print(f"{fault} (seed {seed}): {results[-1].outcome}")
+    plan = crosscheck.Plan(sc, solution.resolve(), faults,
+                           list(range(args.seed, args.seed + args.repeat)), out)
+
+    def progress(label: str, run: RunResult | None) -> None:
+        if run is None:
+            status.update(f"{sc.name}: {label}")
+        else:
+            console.print(f"{label}: {run.outcome}")
+
+    with console.status(sc.name) as status:
+        if args.cross_check:
+            results, findings = crosscheck.cross_check(plan, emulator, url, progress)
+        else:
+            results, findings = crosscheck.run_all(plan, emulator, url, progress), []
     return _report(sc, solution, results, command, out,
-                   agreement(results) if args.repeat > 1 else [])
+                   (agreement(results) if args.repeat > 1 else []) + crosscheck.lines(findings),
+                   findings)
 
 
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
-            notes: list[str]) -> int:
+            notes: list[str], findings: Sequence[Any] = ()) -> int:
     """The verdict table, the failures and `notes`; report.json, junit.xml and summary.md
     in `out`; the exit code of the outcome."""
     from kit.report import document, junit, markdown
@@ -153,12 +182,42 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
     show(verdict_table(results))
     for line in failures(results) + notes:
         console.print(line)
-    doc = document.build(sc, str(solution), results, command)
+    doc = document.build(sc, str(solution), results, command, findings=findings)
     document.write(doc, out / "report.json")
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
     console.print(f"outcome: {doc['outcome']}, {markdown.reward_line(doc)}; reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
+
+
+def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The primary emulator and the URL of a running LocalStack (or None), checked before
+    anything starts: a LocalStack the kit must start has to be installed."""
+    from kit.deploy import localstack_install
+
+    url = args.emulator_url
+    emulator = args.emulator or ("localstack" if url else "moto")
+    if url and emulator != "localstack":
+        raise InputError("--emulator-url is the address of a running LocalStack: use it "
+                         "with --emulator localstack (or alone)")
+    cross = getattr(args, "cross_check", False)
+    if (emulator == "localstack" or cross) and not url \
+            and localstack_install.python() is None:
+        flag = "--cross-check" if cross else "--emulator localstack"
+        raise InputError(f"{flag}: LocalStack is not installed; run "
+                         f"`{localstack_install.FIX}`, or point at a running one with "
+                         "--emulator-url URL")
+    if url and getattr(args, "jobs", 1) > 1:
+        raise InputError("--emulator-url with --jobs above 1: parallel runs would empty "
+                         "each other's account on the one LocalStack; use --jobs 1")
+    return emulator, url
+
+
+def _emulator_flags(args: argparse.Namespace) -> str:
+    """The emulator flags of a command, to reproduce it."""
+    return ((f" --emulator {args.emulator}" if args.emulator else "")
+            + (f" --emulator-url {args.emulator_url}" if args.emulator_url else "")
+            + (" --cross-check" if getattr(args, "cross_check", False) else ""))
 
 
 def _require_confinement(args: argparse.Namespace) -> None:
@@ -188,14 +247,15 @@ def cmd_drill(args: argparse.Namespace) -> int:
         raise InputError(f"{sc.name} is a {sc.workload.kind} scenario, not a drill "
                          "(workload.kind: drill): run it with `kit eval`")
     _require_confinement(args)
+    emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden)
     faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
-               + (f" --fault {args.fault}" if args.fault else ""))
+               + (f" --fault {args.fault}" if args.fault else "") + _emulator_flags(args))
     console.print(f"reproduce: {command}")
     results = []
-    with Sandbox(provider=True) as sandbox:
+    with Sandbox(provider=True, emulator=emulator, emulator_url=url) as sandbox:
         for fault in faults:
             recorder = Recorder()
             view = LiveView(recorder, console, f"{sc.name}: {fault} (seed {args.seed})")
@@ -243,15 +303,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    emulator, url = _emulator(args)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     console.print(f"reproduce: kit validate {sc.name}{roots} --repeat {args.repeat} "
                   f"--seed {args.seed}"
                   + "".join(f" --only {name}" for name in args.only or [])
-                  + (" --sample" if args.sample else ""))
+                  + (" --sample" if args.sample else "") + _emulator_flags(args))
     with console.status(f"validating {sc.name}") as status:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
                         only=set(args.only) if args.only else None, sample=args.sample,
+                        emulator=emulator, emulator_url=url,
                         progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
@@ -279,16 +341,27 @@ def build_parser() -> argparse.ArgumentParser:
     roots.add_argument("--scenarios", action="append", metavar="DIR", default=[],
                        help="also look for scenarios in DIR (holding scenarios/, golden/, "
                        "variants/); repeatable; also KIT_SCENARIOS")
+    emulators = argparse.ArgumentParser(add_help=False)
+    emulators.add_argument("--emulator", choices=NAMES, default=None,
+                           help="the AWS emulator (default: moto); with localstack, moto "
+                           "serves what LocalStack lacks (RDS)")
+    emulators.add_argument("--emulator-url", metavar="URL",
+                           help="use the LocalStack running at URL (e.g. the one your "
+                           "tflocal workflow uses) instead of starting one; the kit empties "
+                           f"its account {ACCOUNT_ID} before, between and after runs")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
-    sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
+    setup = sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
+    setup.add_argument("--localstack", action="store_true",
+                       help="also install LocalStack (the optional second emulator) into "
+                       "<cache>/localstack/venv")
     ls = sub.add_parser("list", parents=[roots],
                         help="list the scenarios, their faults and invariants")
     ls.add_argument("--names", action="store_true", help="only the names, one per line")
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
-    ev = sub.add_parser("eval", parents=[roots],
+    ev = sub.add_parser("eval", parents=[roots, emulators],
                         help="grade a solution directory across a scenario's faults")
     ev.add_argument("scenario")
     ev.add_argument("--solution", help="solution directory (default: the golden one)")
@@ -298,8 +371,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", default="runs", help="where run histories and results go")
     ev.add_argument("--require-confinement", action="store_true",
                     help="refuse to grade (exit 2) unless every axis of confinement is available")
-    dr = sub.add_parser("drill", parents=[roots], help="run a recovery drill by hand: a live "
-                        "view, then its timeline")
+    ev.add_argument("--cross-check", action="store_true",
+                    help="run every fault on both emulators; an invariant whose verdict "
+                    "differs is a fidelity finding, never the solution's failure")
+    dr = sub.add_parser("drill", parents=[roots, emulators],
+                        help="run a recovery drill by hand: a live view, then its timeline")
     dr.add_argument("scenario")
     dr.add_argument("--solution", help="solution directory (default: the golden one)")
     dr.add_argument("--fault", help="run only this fault (default: each fault in turn)")
@@ -307,7 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--out", default="runs", help="where histories, timelines and reports go")
     dr.add_argument("--require-confinement", action="store_true",
                     help="refuse to run (exit 2) unless every axis of confinement is available")
-    va = sub.add_parser("validate", parents=[roots], help="run the kill matrix of a scenario")
+    va = sub.add_parser("validate", parents=[roots, emulators],
+                        help="run the kill matrix of a scenario")
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
     va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")

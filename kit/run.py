@@ -27,6 +27,7 @@ from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.deploy import gate, hcl, inspect
+from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
@@ -66,6 +67,9 @@ class RunResult:
     used_vs_granted: dict[str, Any] | None = None  # per role, kit/iam/usage.py
     # {complete, missing [what and how to get it], roles {role: axes}}: kit/sandbox/confine.py
     confinement: dict[str, Any] | None = None
+    emulators: dict[str, str] | None = None  # AWS service -> the emulator that served it
+    # Invariants set aside by a cross-check (kit/crosscheck.py): emulators disagreed.
+    fidelity_findings: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the JSON report."""
@@ -77,6 +81,8 @@ class RunResult:
             "invariants": {k: r.model_dump(mode="json") for k, r in self.results.items()},
             "used_vs_granted": self.used_vs_granted,
             "confinement": self.confinement,
+            "emulators": self.emulators,
+            "fidelity_findings": self.fidelity_findings,
         }
 
 
@@ -117,12 +123,12 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
                     sandbox.__enter__()
             else:
                 with stage("sandbox"):
-                    sandbox.moto.reset()
-                    sandbox.toxiproxy.reset()
+                    sandbox.reset()
             with interrupt.deferred():  # so that `finally` knows every dir it must remove
                 # Under the sandbox's runs/: the only run directories its provider sees.
                 work = Path(tempfile.mkdtemp(prefix="kit-run-", dir=sandbox.runs_dir))
             work.chmod(0o711)
+            result.emulators = sandbox.routes.served_by(scenario.aws_services)
             history = _Run(scenario, solution, fault, seed, run_dir, work, sandbox, stage,
                            stack, recorder or Recorder()).pipeline()
             with stage("teardown"):
@@ -229,6 +235,8 @@ class _Run:
 
     def pipeline(self) -> History:
         """Every stage up to the final state; a history that stops where the run did."""
+        self.recorder.record("kit", "emulators",
+                             served_by=self.sandbox.routes.served_by(self.scenario.aws_services))
         plane = self.sandbox.rds.plane
         if self.scenario.rds is not None:  # every DB instance it creates gets real servers
             with interrupt.deferred():
@@ -239,7 +247,7 @@ class _Run:
             return self.recorder.history(None)
         with self.stage("bind"):
             values |= resource_values(self.scenario, values,
-                                      aws.client("sqs", self.sandbox.moto.url))
+                                      aws.client("sqs", self.sandbox.endpoint("sqs")))
             assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
                          f"s{self.seed}", self.harness, self.tf.dir)
@@ -271,7 +279,7 @@ class _Run:
         values = kit_values(self.scenario)
         with self.stage("init"):
             self.recorder.record("kit", "phase", name="deploy")
-            self.harness = aws.harness_credentials(self.sandbox.moto.url)
+            self.harness = aws.harness_credentials(self.sandbox.endpoint("iam"))
             values |= self._baseline(values)
             if not self._init(unparsed):
                 return None
@@ -301,7 +309,7 @@ class _Run:
         tf = self.tf = Terraform(self.solution, self.work, **self._provider())
         self.recorder.record("kit", "confinement", **tf.axes())
         try:
-            tf.configure(self.sandbox.moto.url, self.config)
+            self._configure(tf, self.config)
             tf.init()
             if unparsed:
                 tf.validate()  # Terraform's own diagnostic first, if it rejects it too
@@ -348,6 +356,10 @@ class _Run:
         errors = self.sandbox.rds.plane.errors
         if errors:
             raise KitError("the RDS data plane failed: " + "; ".join(errors))
+    def _configure(self, tf: Terraform, config: hcl.Configuration | None = None) -> None:
+        """The kit's provider override, aimed at the emulator that serves each service."""
+        routes = self.sandbox.routes
+        tf.configure(routes.primary.url, config, routes.away_from_primary(SERVICES))
 
     def _baseline(self, values: dict[str, Any]) -> dict[str, Any]:
         """Apply the scenario's baseline (as the kit); its outputs as baseline.* bindings."""
@@ -358,7 +370,7 @@ class _Run:
         tf = Terraform(self.scenario.modules_dir / baseline.module, self.work / "baseline",
                        **self._provider())
         try:
-            tf.configure(self.sandbox.moto.url)
+            self._configure(tf)
             tf.init()
             tf.apply({var: str(values[b]) for var, b in baseline.variables.items()})
             return {f"baseline.{k}": v for k, v in tf.outputs().items()}
@@ -422,7 +434,7 @@ class _Run:
                                        stopping, bound.proxies, bound.roles,
                                        single_send_keys(plan, module.describe), self.seed,
                                        self.work, bound.values, bound.harness))
-        admin_sqs = aws.client("sqs", self.sandbox.moto.url)
+        admin_sqs = aws.client("sqs", self.sandbox.endpoint("sqs"))
         valid = {d.key for d in map(module.describe, (s.body for s in plan)) if d.valid}
         try:
             with self.stage("workload"):
@@ -453,7 +465,7 @@ class _Run:
         """The watcher of the scenario's effects: a database table or a bucket's objects."""
         effects, key = self.scenario.workload.effects, self.scenario.messages.key
         if effects.bucket:
-            return BucketObserver(aws.client("s3", self.sandbox.moto.url),
+            return BucketObserver(aws.client("s3", self.sandbox.endpoint("s3")),
                                   bound.values[f"{effects.bucket}.name"], effects.prefix, key,
                                   self.recorder)
         assert effects.database is not None and effects.table is not None
@@ -464,7 +476,7 @@ class _Run:
         """(the effect rows, every table of the effects database) at the end."""
         effects = self.scenario.workload.effects
         if effects.bucket:
-            s3 = aws.client("s3", self.sandbox.moto.url)
+            s3 = aws.client("s3", self.sandbox.endpoint("s3"))
             return final.objects(s3, bound.values[f"{effects.bucket}.name"], effects.prefix), {}
         assert effects.database is not None and effects.table is not None
         tables = final.tables(bound.databases[effects.database])
@@ -475,16 +487,19 @@ class _Run:
     def observe(self, bound: Bound, drill: Drill | None = None) -> FinalState:
         """What the run left behind: tables, queues, DB instances, IAM, config facts."""
         scenario = self.scenario
-        moto = self.sandbox.moto.url
-        rds = aws.client("rds", self.sandbox.rds.url)  # the data plane's records, if any
+
+        def client(service: str) -> Any:
+            return aws.client(service, self.sandbox.endpoint(service))
+
+        rds = client("rds")  # through the front: the data plane's records, if any
         kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
         instances = {name: final.db_instance(rds, bound.values[f"{name}.instance"])
                      for name, kind in kinds.items() if kind == "database"}
         resources = arns(scenario, bound.values)
         roles = {name: arn for name, arn in resources.items() if kinds[name] == "role"}
-        iam = iam_state.read(aws.client("iam", moto), roles,
+        iam = iam_state.read(client("iam"), roles,
                              {n: a for n, a in resources.items() if kinds[n] != "role"},
-                             clients=lambda service: aws.client(service, moto))
+                             clients=client)
         assert self.config is not None
         common = {"db_instances": instances, "rds_config": inspect.rds_config(self.config),
                   "iam": iam}
@@ -493,7 +508,7 @@ class _Run:
             return FinalState(tables=tables, in_use=in_use, **common)
         messages = scenario.messages
         assert messages is not None
-        admin_sqs = aws.client("sqs", moto)
+        admin_sqs = client("sqs")
         rows, tables = self._effect_rows(bound)
         describe = scenario.workload_module.describe
         queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)

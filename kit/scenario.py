@@ -215,6 +215,9 @@ class Scenario(Strict):
     invariants: dict[str, dict[str, Any] | None]
     quiescence_timeout_seconds: float = Field(60, gt=0)
     reward: RewardSpec = RewardSpec()
+    # AWS services the solution uses beyond those its resources imply (ec2 for a VPC): with
+    # them, the kit knows every service a run reaches and which emulator serves each.
+    services: tuple[str, ...] = ()
     directory: Path = Path()  # where scenario.yaml is
     root: Path = Path()  # the directory holding scenarios/, golden/, variants/
 
@@ -266,6 +269,17 @@ class Scenario(Strict):
         return {i: resolve(i, p, defaults[i]) for i, p in self.invariants.items()}
 
     @cached_property
+    def aws_services(self) -> tuple[str, ...]:
+        """Every AWS service a run reaches: the kit's own (iam, sts), those of its resources'
+        and its faults' targets (kit/bindings.py SERVICES), and `services`."""
+        targets = [f.target or "" for f in self.faults.values()]
+        kinds = {name.split(".", 1)[0] for name in [*self.resources, *targets]}
+        found = {"iam", "sts", *self.services}
+        for kind in kinds:
+            found.update(bindings.SERVICES.get(kind, ()))
+        return tuple(sorted(found))
+
+    @cached_property
     def workload_params(self) -> BaseModel:
         """workload.params, validated by the scenario's own model."""
         return validate_params(self.workload_module, self.workload.params, "workload.params")
@@ -314,6 +328,7 @@ def load(name_or_path: str | Path) -> Scenario:
         params = scenario.workload_params
         _check_bindings(scenario, set(type(params).model_fields))
         _check_faults(scenario)
+        _check_services(scenario)
     except ParamError as exc:
         raise InputError(f"{path}: invariants.{exc}") from None
     except InputError as exc:
@@ -452,6 +467,17 @@ def _check_faults(scenario: Scenario) -> None:
         if unknown:
             raise InputError(f"{where}.params: {', '.join(map(repr, unknown))} is not a "
                              f"declared resource ({', '.join(scenario.resources)})")
+
+
+def _check_services(scenario: Scenario) -> None:
+    """Each extra service is one the AWS SDK knows (by the name boto3 gives it)."""
+    import boto3
+
+    known = set(boto3.session.Session().get_available_services())
+    for service in scenario.services:
+        if service not in known:
+            raise InputError(f"field services: unknown AWS service {service!r}; use boto3's "
+                             "name (ec2, logs, secretsmanager, ...)")
 
 
 def _describe(exc: ValidationError) -> str:

@@ -101,12 +101,13 @@ def plan_rows(scenario: Scenario, variants: list[Variant], golden: bool = True,
 
 def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, seed: int = 1,
              only: set[str] | None = None, root: Path | None = None, golden: bool = True,
-             sample: bool = False,
+             sample: bool = False, emulator: str = "moto", emulator_url: str | None = None,
              progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> list[Row]:
     """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel);
     `root` holds the variants (default: the scenario's variants/; tests/adversarial
     reuses the same machinery); `sample` runs only a covering sample of the defects and
-    each alternative once (the test suite's tier, `covering_sample`)."""
+    each alternative once (the test suite's tier, `covering_sample`); `emulator` and
+    `emulator_url` choose the sandboxes' emulator (kit/sandbox/emulator.py)."""
     variants = {v.name: v for v in load_all(scenario, root)}
     if root is None and not any(not v.must_pass for v in variants.values()):
         raise InputError(f"{scenario.variants_dir}: no one-defect variant: a kill matrix "
@@ -127,7 +128,8 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
         # One sandbox per worker thread, reused (reset) across that thread's runs; it is
         # created in that thread so its processes live exactly as long as the thread.
         if not hasattr(local, "sandbox"):
-            local.sandbox = Sandbox(provider=True).__enter__()
+            local.sandbox = Sandbox(provider=True, emulator=emulator,
+                                    emulator_url=emulator_url).__enter__()
             with lock:
                 sandboxes.append(local.sandbox)
         return local.sandbox

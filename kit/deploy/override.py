@@ -21,16 +21,27 @@ S3 Control (and any other API the AWS SDK addresses as `<account-id>.<endpoint h
 reached through `http_proxy` aimed at the emulator: the SDK proxies every host except
 loopback addresses, and moto serves a request in proxy form like any other. So
 `123456789012.127.0.0.1:<port>`, which no resolver knows, reaches moto without DNS.
+
+A service served elsewhere than the primary emulator (RDS through the kit's front before
+moto; under LocalStack, what LocalStack lacks: kit/sandbox/emulator.py) gets its own
+AWS_ENDPOINT_URL_<SERVICE>, which the provider's SDK reads the same way.
+
+The access key is the kit's account id: LocalStack reads a 12-digit access key id as the
+account to act in (tflocal writes "test", LocalStack's default account 000000000000); moto
+serves one account whatever the key. README ("tflocal") lists every difference from the
+override tflocal writes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from kit.deploy.hcl import Configuration, items
 from kit.errors import SolutionError
+from kit.workload.aws import ACCOUNT_ID
 
 OVERRIDE_FILE = "zz_kit_override.tf"
 PROVIDER_FILE = "zz_kit_provider.tf"
@@ -46,11 +57,23 @@ SERVICES = (
 )
 
 
-def endpoint_env(endpoint: str) -> dict[str, str]:
-    """The environment that aims an AWS provider process at `endpoint`."""
+@cache
+def sdk_env_name(service: str) -> str:
+    """The SDKs' per-service endpoint variable (AWS_ENDPOINT_URL_<SERVICE ID>): boto3 and the
+    Go SDK under the Terraform provider read the same name, built from the service's ID."""
+    import botocore.session
+
+    service_id = botocore.session.get_session().get_service_model(service).service_id
+    return "AWS_ENDPOINT_URL_" + str(service_id).replace(" ", "_").upper()
+
+
+def endpoint_env(endpoint: str, endpoints: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment that aims an AWS provider process at `endpoint` (and each service of
+    `endpoints` at its own)."""
     # GOGC: the provider allocates heavily while building its schema; collecting less often
     # saves ~30 % of its CPU, and it lives for one sandbox only.
-    return {"AWS_ENDPOINT_URL": endpoint, "GOGC": "400"}
+    return {"AWS_ENDPOINT_URL": endpoint, "GOGC": "400",
+            **{sdk_env_name(service): url for service, url in (endpoints or {}).items()}}
 
 
 @dataclass(frozen=True)
@@ -118,7 +141,7 @@ def render_provider(endpoint: str, *, alias: str | None = None,
     if alias:
         lines.append(f'  alias                       = "{alias}"')
     lines += [
-        '  access_key                  = "test"',
+        f'  access_key                  = "{ACCOUNT_ID}"',
         '  secret_key                  = "test"',
         f"  region                      = {region}",
         "  skip_credentials_validation = true",
@@ -140,14 +163,17 @@ def write_provider_config(solution_copy: Path, config: Configuration, endpoint: 
                           endpoints: Mapping[str, str] | None = None,
                           region: str | None = REGION) -> Path:
     """Write the kit's provider file into a copy of the solution; returns its path.
-    `region`: where the default provider is moved (None: the solution's regions stay)."""
+    `region`: where the default provider is moved (None: the solution's regions stay).
+    `endpoints` (per service) go into the file only with a solution's own `endpoints` block:
+    otherwise the environment carries them (`endpoint_env`)."""
     blocks = provider_blocks(config)
     name = OVERRIDE_FILE if blocks else PROVIDER_FILE
     target = solution_copy / name
     if target.exists():
         raise SolutionError(f"{name}: this file name is reserved for the kit")
     default = next((b.region for b in blocks if b.alias is None), None)
-    rendered = [render_provider(endpoint, alias=b.alias, endpoints=endpoints,
+    rendered = [render_provider(endpoint, alias=b.alias,
+                                endpoints=endpoints if b.own_endpoints else None,
                                 every_service=b.own_endpoints,
                                 region=block_region(b, default, region))
                 for b in blocks or [ProviderBlock(None, False, None)]]

@@ -197,7 +197,7 @@ class Terraform:
         config = config or parse(self.dir)
         write_provider_config(self.dir, config, endpoint, endpoints, region)
         # Read by a provider that terraform launches itself (no reattach).
-        self.env |= endpoint_env(endpoint)
+        self.env |= endpoint_env(endpoint, endpoints)
         if len(provider_blocks(config)) > 1:
             # An attached provider is one process for every configuration: each alias's
             # configure would replace the last one's (region, default tags), so aliases in

@@ -1,4 +1,6 @@
-"""An HTTP proxy between workload processes and moto: the only way in, enforced and recorded.
+"""An HTTP proxy between workload processes and the emulator: the only way in, enforced and
+recorded. Each request goes to the emulator that serves its service (the one its signature
+names: kit/sandbox/emulator.py routes RDS to moto under LocalStack).
 
 Every request passes the guard first (`guard`): its SigV4 signature must verify against
 credentials the kit registered, and IAM, as the kit's evaluator decides it from the
@@ -6,14 +8,15 @@ emulator's current policies, must allow every check the call implies. moto's own
 enforcement stays off because it is wrong in places (NotResource, conditions, boundaries,
 queue policies, batch actions). Only an allowed call is forwarded. SQS receive, delete and
 visibility calls are recorded under the process that made them (the kit's CloudTrail).
-The emulator's admin API is refused to everyone who comes through here. Fault hooks (e.g.
+The emulators' admin APIs (moto's /moto-api, LocalStack's /_localstack and /_aws) are
+refused to everyone who comes through here. Fault hooks (e.g.
 lost deletes) act on requests in flight.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import urllib3
@@ -22,6 +25,7 @@ from kit.gateway import actions, replies, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
+from kit.sandbox.emulator import Routes
 from kit.sandbox.http import LoopbackServer
 from kit.workload import aws
 from kit.workload.recorder import Recorder
@@ -34,13 +38,13 @@ __all__ = ["Gateway", "GatewayError"]
 class Gateway:
     """The proxy server, on a free loopback port, in a background thread."""
 
-    def __init__(self, upstream: str, recorder: Recorder, *,
+    def __init__(self, upstream: str | Routes, recorder: Recorder, *,
                  admin: aws.Credentials = aws.ADMIN, account: str = aws.ACCOUNT_ID,
-                 key_of: Callable[[str], str | None] = lambda body: None,
-                 upstreams: Mapping[str, str] | None = None) -> None:
-        self.upstream = upstream.rstrip("/")
-        # Per service, where calls go instead of the emulator (RDS: the data plane's front).
-        self.upstreams = {k: v.rstrip("/") for k, v in (upstreams or {}).items()}
+                 key_of: Callable[[str], str | None] = lambda body: None) -> None:
+        # A plain URL: one moto server behind it (tests); else who serves which service.
+        self.routes = upstream if isinstance(upstream, Routes) else None
+        self.upstream = (self.routes.primary.url if self.routes else str(upstream)).rstrip("/")
+        self.admin_paths = self.routes.admin_paths if self.routes else ("/moto-api",)
         self.recorder = recorder
         self.key_of = key_of  # the scenario's message key of a body, for receive records
         self.account = account
@@ -49,7 +53,7 @@ class Gateway:
         self._admin = admin
         self._clients: dict[str, Any] = {}
         self._lock = threading.Lock()
-        self.store = PolicyStore(self.admin_client, self.upstream, account)
+        self.store = PolicyStore(self.admin_client, self.url_of("sqs"), account)
         self.guard = Guard(recorder, self.store, account)
         self._pool = urllib3.PoolManager(maxsize=32, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
@@ -84,11 +88,15 @@ class Gateway:
         """Re-read policies on the next request (call after changing IAM state directly)."""
         self.store.invalidate()
 
+    def url_of(self, service: str) -> str:
+        """The endpoint of the emulator that serves `service`."""
+        return self.routes.url(service).rstrip("/") if self.routes else self.upstream
+
     def admin_client(self, service: str) -> Any:
         """A boto3 client with the kit's admin credentials, straight to the emulator."""
         with self._lock:
             if service not in self._clients:
-                self._clients[service] = aws.client(service, self.upstream, self._admin)
+                self._clients[service] = aws.client(service, self.url_of(service), self._admin)
             return self._clients[service]
 
     def lose_deletes(self, count: int) -> None:
@@ -106,8 +114,9 @@ class Gateway:
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
                client_ip: str = "127.0.0.1") -> replies.Reply:
         """Answer one request: refuse, deny, swallow, or forward and record."""
-        if path.startswith("/moto-api"):
-            self.recorder.record(self.guard.process_of(headers), "authz", action="moto-api",
+        if path.startswith(self.admin_paths):
+            self.recorder.record(self.guard.process_of(headers), "authz",
+                                 action=path.split("/")[1].split("?")[0],
                                  operation=method, resource=path.split("?", 1)[0],
                                  decision="ExplicitDeny", deciding=[],
                                  reason="the emulator's admin API is refused to every workload")
@@ -129,9 +138,8 @@ class Gateway:
             self._record_lost(session.process, request)
             return sqs.success_reply(request)
         forward = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
-        upstream = self.upstreams.get(call.service, self.upstream)
-        resp = self._pool.request(method, upstream + path, body=body, headers=forward,
-                                  preload_content=True, redirect=False)
+        resp = self._pool.request(method, self.url_of(call.service) + path, body=body,
+                                  headers=forward, preload_content=True, redirect=False)
         self.guard.completed(session, call, resp.status, resp.data)
         if request is not None:
             self._record(session.process, request, resp.status, resp.data)

@@ -10,7 +10,17 @@ Format `kit.report/2`:
      used_vs_granted {role: {processes, used, denied, needed_policy, granted,
                              granted_unused}} | null,
      confinement {complete, missing [what is missing and how to get it],
-                  roles {workload|deploy: axes}} | null}]
+                  roles {workload|deploy: axes}} | null,
+     emulators {aws service: moto|localstack} | null,
+     fidelity_findings [finding]}],
+  fidelity_findings {count, findings [{fault, seed, invariant, verdicts {emulator:
+    pass|fail}, evidence {emulator: {summary, evidence}}, behaviours {id: {title, aws,
+    verdict, by_emulator {emulator: {matches, detail}}}}}]}
+
+`emulators` says which emulator served each AWS service of the run (kit/sandbox/emulator.py).
+`fidelity_findings` come from `kit eval --cross-check` (kit/crosscheck.py): invariants whose
+verdict differed between the emulators, taken out of the run's verdicts (so out of the
+reward) and reported here with both evidences and the documented behaviours behind them.
 
 `used_vs_granted` (kit/iam/usage.py) is computed by the run from its history: null when the
 run stopped before the workload. `confinement` says how the solution's processes were
@@ -30,12 +40,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit.checks import worst
 from kit.errors import InputError
 from kit.report.reward import RewardSpec, reward, run_score
 from kit.run import RunResult
+
+if TYPE_CHECKING:
+    from kit.crosscheck import Finding
 from kit.scenario import Scenario
 
 FORMAT = "kit.report/2"
@@ -55,9 +68,10 @@ def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
     return doc | {"format": FORMAT, "reward": detail["reward"], "reward_detail": detail}
 
 
-def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command: str
-          ) -> dict[str, Any]:
-    """The report document for a set of runs of one solution."""
+def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command: str,
+          findings: Sequence[Finding] = ()) -> dict[str, Any]:
+    """The report document for a set of runs of one solution (and a cross-check's
+    findings, counted apart from the verdicts)."""
     doc = {
         "format": FORMAT,
         "command": command,
@@ -65,6 +79,8 @@ def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command:
         "solution": solution,
         "outcome": worst([run.outcome for run in runs]) if runs else "error",
         "runs": [run.to_dict() for run in runs],
+        "fidelity_findings": {"count": len(findings),
+                              "findings": [f.to_dict() for f in findings]},
     }
     return _with_reward(doc, scenario.reward)
 

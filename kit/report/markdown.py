@@ -43,9 +43,37 @@ def render(document: dict[str, Any]) -> str:
                                f"  ```json\n  {example}\n  ```\n  </details>")
     if details:
         lines += ["", "### What failed", "", *details]
+    lines += _findings_section(document)
     lines += _usage_section(runs)
     lines += _confinement_section(runs)
     return "\n".join(lines) + "\n"
+
+
+def _findings_section(document: dict[str, Any]) -> list[str]:
+    """A cross-check's disagreements: both verdicts and evidences side by side, and which
+    emulator behaves as AWS documents (not the solution's failures: out of the reward)."""
+    found = (document.get("fidelity_findings") or {}).get("findings", [])
+    if not found:
+        return []
+    lines = ["", f"### Fidelity findings ({len(found)}): the emulators disagree", "",
+             "Not the solution's failures: these verdicts are left out of the reward.", ""]
+    for f in found:
+        names = list(f["verdicts"])
+        lines += [f"- **{f['fault']}** (seed {f['seed']}) `{f['invariant']}`: "
+                  + ", ".join(f"{n}: {f['verdicts'][n]}" for n in names), "",
+                  "  | " + " | ".join(names) + " |", "  | " + " | ".join("---" for _ in names)
+                  + " |", "  | " + " | ".join(_cell(f["evidence"][n]) for n in names) + " |"]
+        for behaviour, seen in f["behaviours"].items():
+            lines.append(f"  - `{behaviour}` ({seen['aws']}): {seen['verdict']}; "
+                         + "; ".join(f"{n}: {o['detail']}" for n, o in seen["by_emulator"].items()))
+        if not f["behaviours"]:
+            lines.append("  - no documented behaviour the kit probes tells which one is right")
+    return lines
+
+
+def _cell(side: dict[str, Any]) -> str:
+    text = f"{side['summary']} {json.dumps(side['evidence'], default=str)[:300]}"
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _confinement_section(runs: list[dict[str, Any]]) -> list[str]:

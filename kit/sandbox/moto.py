@@ -17,7 +17,13 @@ REGION = "us-east-1"
 
 
 class MotoServer:
-    """A moto server process. Its admin API (/moto-api/*) is for the kit only."""
+    """A moto server process (kit/sandbox/emulator.py). Its admin API (/moto-api/*) is for
+    the kit only."""
+
+    name = "moto"
+    account_id = ACCOUNT_ID
+    admin_paths = ("/moto-api",)
+    services = None  # every service the kit knows (the fallback for the others)
 
     def __init__(self, workdir: Path) -> None:
         self.port = free_port()

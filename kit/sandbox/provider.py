@@ -20,11 +20,12 @@ import re
 from pathlib import Path
 
 from kit import settings
-from kit.deploy.override import endpoint_env
+from kit.deploy.override import SERVICES, endpoint_env
 from kit.deploy.toolchain import provider_path
 from kit.errors import ToolchainError
 from kit.sandbox import identity
 from kit.sandbox.confine import Confinement
+from kit.sandbox.emulator import Routes
 from kit.sandbox.limits import DEPLOY
 from kit.sandbox.process import ManagedProcess
 from kit.sandbox.view import View
@@ -38,7 +39,7 @@ PROVIDER_ENV = {"KIT_EMULATOR_WAITERS": "1"}
 class ProviderServer:
     """The hashicorp/aws provider in debug (reattach) mode."""
 
-    def __init__(self, workdir: Path, endpoint: str, rds_endpoint: str | None = None) -> None:
+    def __init__(self, workdir: Path, routes: Routes) -> None:
         binary = provider_path("aws", settings.AWS_PROVIDER["version"])
         if not binary.exists():
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
@@ -54,9 +55,8 @@ class ProviderServer:
         self.cwd = workdir / "provider-cwd"
         self.cwd.mkdir()
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp",
-               "PLUGIN_UNIX_SOCKET_DIR": str(sockets), **PROVIDER_ENV, **endpoint_env(endpoint)}
-        if rds_endpoint:  # RDS goes through the kit's front (kit/rds/front.py)
-            env["AWS_ENDPOINT_URL_RDS"] = rds_endpoint
+               "PLUGIN_UNIX_SOCKET_DIR": str(sockets), **PROVIDER_ENV,
+               **endpoint_env(routes.primary.url, routes.away_from_primary(SERVICES))}
         view = View().program(binary).show(runs, self.cwd).show(sockets, writable=True)
         self.process = ManagedProcess(
             "provider-aws", [str(binary), "-debug"], self.log, env=env, cwd=self.cwd,

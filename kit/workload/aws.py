@@ -26,7 +26,9 @@ class Credentials:
     arn: str | None = None  # the session's principal ARN (assumed-role/ROLE/SESSION)
 
 
-ADMIN = Credentials("kitadmin", "kitadmin")
+# The access key id is the account id: LocalStack reads a 12-digit key id as the account to
+# act in (kit/sandbox/localstack.py); moto serves its one account whatever the key.
+ADMIN = Credentials(ACCOUNT_ID, "kitadmin")
 
 
 def client(service: str, endpoint: str, creds: Credentials = ADMIN) -> Any:

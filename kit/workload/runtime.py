@@ -112,10 +112,11 @@ def install(log: Any) -> Path:
     log(f"installing the worker runtime into {target} (python {base}, "
         + ", ".join(f"{PACKAGES[n]}=={v}" for n, v in wanted().items()) + ")")
     shutil.rmtree(target, ignore_errors=True)
-    _run([str(base), "-m", "venv", "--without-pip", str(target)])
+    checked_output([str(base), "-m", "venv", "--without-pip", str(target)])
     runtime_python = target / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(runtime_python), "install", "--quiet",
-          "--no-input", *(f"{PACKAGES[n]}=={v}" for n, v in wanted().items())])
+    checked_output([sys.executable, "-m", "pip", "--python", str(runtime_python), "install",
+                    "--quiet", "--no-input",
+                    *(f"{PACKAGES[n]}=={v}" for n, v in wanted().items())])
     for root, dirs, files in os.walk(target):
         for name in dirs + files:
             path = os.path.join(root, name)
@@ -123,13 +124,14 @@ def install(log: Any) -> Path:
                 mode = os.stat(path).st_mode
                 os.chmod(path, mode | 0o444 | (0o111 if mode & 0o100 else 0))
     target.chmod(0o755)
-    probe = json.loads(_run([str(runtime_python), "-I", "-c", _PROBE]))
+    probe = json.loads(checked_output([str(runtime_python), "-I", "-c", _PROBE]))
     probe["packages"] = wanted()
     (target / MANIFEST).write_text(json.dumps(probe, indent=2))
     return target
 
 
-def _run(argv: list[str]) -> str:
+def checked_output(argv: list[str]) -> str:
+    """Run a setup command; its stdout, or ToolchainError with its stderr's tail."""
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise ToolchainError(f"`{' '.join(argv)}` failed (exit {done.returncode}):\n"

@@ -52,3 +52,36 @@ def test_require_confinement_refuses_to_grade_what_it_cannot_confine(tmp_path: P
     assert f"the worker runtime is not installed in {tmp_path / 'absent'}: run `kit setup`" in err
     assert "Traceback" not in err
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["eval", "order-pipeline", "--emulator", "localstack"],
+     "--emulator localstack: LocalStack is not installed; run `kit setup --localstack"),
+    (["eval", "order-pipeline", "--cross-check"],
+     "--cross-check: LocalStack is not installed; run `kit setup --localstack"),
+    (["validate", "order-pipeline", "--emulator", "localstack"],
+     "--emulator localstack: LocalStack is not installed"),
+    (["eval", "order-pipeline", "--emulator", "moto", "--emulator-url", "http://x:4566"],
+     "--emulator-url is the address of a running LocalStack: use it with --emulator localstack"),
+    (["validate", "order-pipeline", "--emulator-url", "http://x:4566", "--jobs", "2"],
+     "--emulator-url with --jobs above 1"),
+])
+def test_emulator_flags_are_checked_before_anything_starts(
+        argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("KIT_CACHE", str(tmp_path))  # no LocalStack installed there
+    assert cli.main([*argv, "--out", str(tmp_path / "runs")]) == cli.EXIT_USAGE
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_doctor_lists_localstack_as_optional(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit.deploy import localstack_install
+
+    monkeypatch.setenv("KIT_CACHE", str(tmp_path))
+    pieces = cli._optional_pieces()
+    assert [p.ok for p in pieces] == [False]
+    assert pieces[0].fix == localstack_install.FIX

@@ -119,3 +119,42 @@ def test_invalid_hcl_is_the_solutions_fault_and_names_the_file(tmp_path: Path) -
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" {\n')
     with pytest.raises(SolutionError, match="main.tf"):
         provider_blocks(parse(sol))
+
+
+def test_a_service_served_elsewhere_gets_its_own_endpoint_variable() -> None:
+    env = endpoint_env(URL, {"rds": "http://127.0.0.1:9", "secretsmanager": "http://127.0.0.1:8"})
+    assert env["AWS_ENDPOINT_URL"] == URL
+    assert env["AWS_ENDPOINT_URL_RDS"] == "http://127.0.0.1:9"
+    assert env["AWS_ENDPOINT_URL_SECRETS_MANAGER"] == "http://127.0.0.1:8"
+
+
+def test_per_service_endpoints_stay_out_of_the_file_unless_the_solution_has_a_block(
+        tmp_path: Path) -> None:
+    sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" { name = "q" }\n')
+    block = _providers(write_provider_config(sol, parse(sol), URL, {"rds": "http://x:9"})
+                       .read_text())[0]
+    assert "endpoints" not in block  # the environment carries them: endpoint_env
+
+
+# What tflocal (localstack/terraform-local, bin/tflocal) writes into
+# localstack_providers_override.tf for each provider block, with LocalStack at URL.
+TFLOCAL = {"access_key": "test", "secret_key": "test", "skip_credentials_validation": True,
+           "skip_metadata_api_check": True, "s3_use_path_style": True, "region": "us-east-1",
+           "endpoints": "every service at the LocalStack endpoint"}
+# Where the kit's override differs, and how the difference keeps the same effect (README,
+# "tflocal").
+DIFFERENCES = {
+    "access_key": "123456789012",  # LocalStack reads a 12-digit key id as the account
+    "endpoints": None,  # AWS_ENDPOINT_URL (+ _<SERVICE>) in the provider's environment
+}
+
+
+def test_the_override_sets_what_tflocal_sets_or_a_documented_equivalent() -> None:
+    block = _providers(render_provider(URL))[0]
+    for key, value in TFLOCAL.items():
+        expected = DIFFERENCES.get(key, value)
+        assert block.get(key) == expected, key
+    assert endpoint_env(URL)["AWS_ENDPOINT_URL"] == URL
+    # Beyond tflocal: the account is read (kit.account), any region name is accepted.
+    assert block["skip_requesting_account_id"] is False
+    assert block["skip_region_validation"] is True

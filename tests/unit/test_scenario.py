@@ -123,3 +123,20 @@ def test_a_bad_drill_field_is_named(tmp_path: Path, mutate, field: str) -> None:
     with pytest.raises(InputError) as err:
         scenario.load(path)
     assert field in str(err.value)
+
+
+def test_services_are_derived_from_resources_faults_and_the_field() -> None:
+    sc = scenario.load("order-pipeline")
+    assert sc.aws_services == ("iam", "kms", "rds", "sqs", "sts")
+
+
+def test_an_unknown_extra_service_names_the_field(tmp_path: Path) -> None:
+    source = (scenario.SCENARIOS / "order-pipeline" / "scenario.yaml").read_text()
+    folder = tmp_path / "scenarios" / "order-pipeline"
+    folder.mkdir(parents=True)
+    (folder / "scenario.yaml").write_text(source.replace("services: [kms]",
+                                                         "services: [kms, nosuch]"))
+    for name in ("workload.py", "prompt.md"):
+        (folder / name).write_text((scenario.SCENARIOS / "order-pipeline" / name).read_text())
+    with pytest.raises(InputError, match="field services: unknown AWS service 'nosuch'"):
+        scenario.load(folder / "scenario.yaml")

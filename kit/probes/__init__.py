@@ -1,0 +1,109 @@
+"""Documented AWS behaviours the scenarios rely on, each with a probe that tells whether an
+emulator has it.
+
+A probe acts on an emulator directly, as the kit's admin (no gateway: the behaviour of the
+emulator itself is what is measured), makes resources of its own (unique names) and returns
+an `Observation`: whether the emulator behaves as the AWS documentation quoted in `aws`
+says, and what it saw. The same probes fill the README's fidelity table
+(tests/integration/test_emulator_behaviour.py runs each on moto and on LocalStack and checks
+the table against what it measured) and tell a cross-check (kit/crosscheck.py) which
+emulator matches AWS where their verdicts disagree (`RELIED_ON`: invariant -> behaviours).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+Clients = Callable[[str], Any]  # service name -> a boto3 admin client for the emulator
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a probe saw: whether it matches the documented behaviour, in one line."""
+
+    matches: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """One documented behaviour: where AWS states it, and the probe that checks it."""
+
+    id: str
+    title: str
+    aws: str  # the documentation's words, and where they are
+    probe: Callable[[Clients], Observation]
+
+
+def _registry() -> dict[str, Behaviour]:
+    from kit.probes import iam, kms, sqs
+
+    return {b.id: b for b in (*sqs.BEHAVIOURS, *iam.BEHAVIOURS, *kms.BEHAVIOURS)}
+
+
+# The behaviours each invariant's verdict rests on (an invariant not named here rests on
+# none the kit can probe: a cross-check then says it cannot tell which emulator is right).
+RELIED_ON: dict[str, tuple[str, ...]] = {
+    "delivery.no_loss": ("sqs.visibility_timeout", "sqs.redrive_to_dlq",
+                         "sqs.released_waits_its_turn", "sqs.fifo_deduplication"),
+    "delivery.poison_to_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
+                               "sqs.release_with_zero_visibility",
+                               "sqs.released_waits_its_turn"),
+    "delivery.no_valid_in_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
+                                 "sqs.visibility_timeout"),
+    "delivery.no_concurrent_processing": ("sqs.visibility_timeout", "sqs.one_receiver",
+                                          "sqs.fifo_group_lock"),
+    "idempotency.effects_once": ("sqs.fifo_deduplication", "sqs.visibility_timeout"),
+    "recovery.within_rto": ("sqs.visibility_timeout",),
+    "ledger.per_group_order": ("sqs.fifo_order", "sqs.fifo_group_lock"),
+    "ledger.balances": ("sqs.fifo_order", "sqs.fifo_group_lock", "sqs.fifo_deduplication"),
+    "iam.required_access": ("iam.enforced",),
+    "iam.least_privilege": ("iam.enforced",),
+}
+
+
+def behaviours() -> dict[str, Behaviour]:
+    """Every behaviour the kit can probe, by id."""
+    return _registry()
+
+
+def observe(ids: Iterable[str], clients: Clients) -> dict[str, Observation]:
+    """Run the probes of `ids` on one emulator; a probe that breaks is reported, not raised
+    (the emulator failed a call AWS answers)."""
+    found = _registry()
+    out: dict[str, Observation] = {}
+    for behaviour_id in ids:
+        try:
+            out[behaviour_id] = found[behaviour_id].probe(clients)
+        except Exception as exc:  # noqa: BLE001 - an emulator's error is an observation
+            out[behaviour_id] = Observation(False, f"the probe failed: {type(exc).__name__}: "
+                                            f"{str(exc)[:200]}")
+    return out
+
+
+def relied_on(invariant: str) -> tuple[str, ...]:
+    """The behaviours an invariant's verdict rests on."""
+    return RELIED_ON.get(invariant, ())
+
+
+def of_services(services: Iterable[str]) -> list[str]:
+    """The behaviours of the services a run reached (by the service their id names)."""
+    wanted = set(services)
+    return [b for b in _registry() if b.split(".")[0] in wanted]
+
+
+def verdict(by_emulator: Mapping[str, Observation]) -> str:
+    """Which emulators behave as AWS documents, in words."""
+    right = [name for name, seen in by_emulator.items() if seen.matches]
+    if len(right) == len(by_emulator):
+        return "both behave as AWS documents"
+    if not right:
+        return "neither behaves as AWS documents"
+    return f"{' and '.join(right)} behaves as AWS documents"
+
+
+def as_dict(observation: Observation) -> dict[str, Any]:
+    """Plain data for reports."""
+    return asdict(observation)

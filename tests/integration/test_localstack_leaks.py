@@ -1,0 +1,88 @@
+"""LocalStack leaves nothing behind: no process and no data directory after a run, after a
+Ctrl-C at any stage (its start included) and after a start that fails; nothing in the
+places LocalStack writes to by default (/var/lib/localstack, /tmp/localstack,
+~/.localstack), since the kit keeps everything it writes under the sandbox."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kit import scenario
+from kit.deploy import localstack_install
+from kit.errors import SandboxError
+from kit.run import run_once
+from kit.sandbox import Sandbox, localstack
+from tests.integration.conftest import CtrlC
+from tests.integration.procs import living_under
+
+DEFAULT_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
+                  Path.home() / ".localstack"]
+
+
+@pytest.fixture
+def temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    before = {p: p.exists() for p in DEFAULT_PLACES}
+    root = Path(tempfile.mkdtemp(prefix="leaks-ls-"))
+    root.chmod(0o711)
+    monkeypatch.setattr(tempfile, "tempdir", str(root))
+    yield root
+    try:
+        # LocalStack runs in its directory under the sandbox's: under `root`.
+        assert not living_under(root), living_under(root)
+        assert os.listdir(root) == []
+        assert {p: p.exists() for p in DEFAULT_PLACES} == before
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("stage", [None, "workload", pytest.param("apply", marks=pytest.mark.slow),
+                                   pytest.param("teardown", marks=pytest.mark.slow)])
+def test_a_run_and_a_ctrl_c_leave_no_localstack(temp: Path, tmp_path: Path, ctrl_c: CtrlC,
+                                               stage: str | None) -> None:
+    sc = scenario.load("order-pipeline")
+    ctrl_c.stage = stage
+    with Sandbox(provider=True, emulator="localstack") as sandbox:
+        assert sandbox.localstack is not None
+        data = sandbox.localstack.root  # type: ignore[union-attr]
+        try:
+            result = run_once(sc, sc.golden, "none", 1, tmp_path, sandbox)
+            assert stage is None and result.outcome == "pass", result.error
+        except KeyboardInterrupt:
+            assert ctrl_c.fired
+    assert not data.exists()
+
+
+@pytest.mark.timeout(300)
+def test_a_failed_start_leaves_no_localstack(temp: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its port is taken: LocalStack cannot listen and exits; the sandbox says so, with its
+    # log, and removes everything it started.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setattr(localstack, "free_port", lambda: taken.getsockname()[1])
+        with pytest.raises(SandboxError, match="localstack") as failed:
+            Sandbox(postgres=False, emulator="localstack").__enter__()
+    assert "log" in str(failed.value)
+
+
+@pytest.mark.timeout(300)
+def test_a_ctrl_c_while_localstack_starts_leaves_nothing(
+        temp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: localstack.LocalStackServer) -> bool:
+        assert self.process.alive()  # it was started: the Ctrl-C lands while it boots
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(localstack.LocalStackServer, "_ready", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Sandbox(postgres=False, emulator="localstack").__enter__()
