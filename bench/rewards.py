@@ -2,11 +2,12 @@
 that each defect costs what it should (kit/report/reward.py states the properties).
 
 Runs the kill matrix of every scenario (one seed) and the adversarial solutions of
-tests/adversarial/, and writes the `rewards` block of docs/benchmarks.md. A row's reward is
+tests/adversarial/, and writes one `rewards-<scenario>` block of docs/benchmarks.md per
+scenario. A row's reward is
 the reward of its runs: the golden and the alternatives under every fault they run
 under, a defect under the fault that exposes it (`kit eval --fault F` pays the same).
 
-Usage: .venv/bin/python bench/rewards.py   (part `rewards` of `make bench`)
+Usage: .venv/bin/python bench/rewards.py [SCENARIO...]   (default: every shipped scenario)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def _merged(rows: list[Row]) -> dict[str, list[Row]]:
     return out
 
 
-def table(name: str, kind: str, rows: list[Row], spec: scenario.RewardSpec) -> list[str]:
+def table(kind: str, rows: list[Row], spec: scenario.RewardSpec) -> list[str]:
     """One markdown line per subject: kind, faults, what failed, status, reward."""
     lines = []
     for subject, group in _merged(rows).items():
@@ -45,33 +46,32 @@ def table(name: str, kind: str, rows: list[Row], spec: scenario.RewardSpec) -> l
         label = "golden" if subject == "golden" else kind if group[0].expected else (
             "alternative" if kind == "variant" else kind)
         status = "as expected" if all(r.ok for r in group) else "NOT as expected"
-        lines.append(f"| {name} | {subject} | {label} | {merged.fault} | "
+        lines.append(f"| {subject} | {label} | {merged.fault} | "
                      f"{', '.join(failed) or '–'} | {status} | "
                      f"{'n/a' if reward is None else f'{reward:.2f}'} |")
     return lines
 
 
-def main() -> None:
-    """Run the matrices and write the block."""
-    lines = ["| scenario | solution | kind | faults | failed | status | reward |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    for name in scenario.known():
+def main(names: list[str]) -> None:
+    """Run the matrices and write one block per scenario."""
+    ceiling = scenario.RewardSpec().ceiling
+    for name in names or [n for n in scenario.known()
+                          if scenario.load(n).root == scenario.ROOT]:
         sc = scenario.load(name)
-        if sc.root != scenario.ROOT:
-            continue
+        lines = ["| solution | kind | faults | failed | status | reward |",
+                 "| --- | --- | --- | --- | --- | --- |"]
         with tempfile.TemporaryDirectory() as out:
-            lines += table(name, "variant", validate(sc, Path(out), jobs=2), sc.reward)
+            lines += table("variant", validate(sc, Path(out), jobs=2), sc.reward)
             if (ADVERSARIAL / name).is_dir():
                 rows = validate(sc, Path(out) / "adversarial", jobs=2, root=ADVERSARIAL,
                                 golden=False)
-                lines += table(name, "adversarial", rows, sc.reward)
-    ceiling = scenario.RewardSpec().ceiling
-    text = ("`.venv/bin/python bench/rewards.py` (seed 1). A defect's reward is paid under "
-            f"the fault that exposes it; the default ceiling is {ceiling}.\n\n"
-            + "\n".join(lines) + "\n")
-    write_block("rewards", text)
-    print(text)
+                lines += table("adversarial", rows, sc.reward)
+        text = (f"`.venv/bin/python bench/rewards.py {name}` (seed 1; ceiling "
+                f"{sc.reward.ceiling}, the default is {ceiling}). A defect's reward is paid "
+                "under the fault that exposes it.\n\n" + "\n".join(lines) + "\n")
+        write_block(f"rewards-{name}", text)
+        print(f"### {name}\n\n{text}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
