@@ -58,7 +58,8 @@ class ManagedProcess:
         try:
             if confinement is not None:
                 self.confined = confinement.spawn(argv, env=env or {}, stdout=self._log,
-                                                  stderr=subprocess.STDOUT, cwd="/tmp")
+                                                  stderr=subprocess.STDOUT,
+                                                  cwd=str(cwd) if cwd else "/tmp")
                 self.popen: subprocess.Popen[Any] = self.confined.popen
             else:
                 self.popen = subprocess.Popen(

@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -116,9 +117,12 @@ def _solution(tmp_path: Path, main_tf: str) -> Path:
     return solution
 
 
-def _initialised(solution: Path, sandbox: Sandbox, tmp_path: Path) -> Terraform:
-    """A working copy of `solution` aimed at the sandbox, initialised."""
-    tf = _terraform(solution, tmp_path / "w", sandbox)
+def _initialised(solution: Path, sandbox: Sandbox) -> Terraform:
+    """A working copy of `solution` aimed at the sandbox, initialised; in the sandbox's runs
+    directory, as a run's, where its confined provider may read it."""
+    work = Path(tempfile.mkdtemp(dir=sandbox.runs_dir))
+    work.chmod(0o711)
+    tf = _terraform(solution, work, sandbox)
     tf.configure(sandbox.moto.url)
     tf.init()
     return tf
@@ -158,7 +162,7 @@ def test_managed_policy_and_touching_windows_deploy(sandbox: Sandbox, moto_url: 
                                                      tmp_path: Path) -> None:
     # AWS accepts both: an AWS managed policy exists in every account, and windows that
     # only touch do not conflict (tests/integration/test_fidelity.py cites the docs).
-    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:00:00-Mon:03:00"), sandbox, tmp_path)
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:00:00-Mon:03:00"), sandbox)
     tf.apply()
     iam = aws.client("iam", moto_url)
     attached = iam.list_attached_role_policies(RoleName="db-monitoring")["AttachedPolicies"]
@@ -170,7 +174,7 @@ def test_managed_policy_and_touching_windows_deploy(sandbox: Sandbox, moto_url: 
 def test_overlapping_windows_fail_with_terraforms_diagnostic(sandbox: Sandbox,
                                                              tmp_path: Path) -> None:
     # AWS refuses windows that share time: the solution's `fail`, Terraform's own words.
-    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:05:00-Mon:07:00"), sandbox, tmp_path)
+    tf = _initialised(_solution(tmp_path, DB_TF % "Mon:05:00-Mon:07:00"), sandbox)
     with pytest.raises(DeployFailure) as caught:
         tf.apply()
     assert caught.value.outcome == "fail"
@@ -199,7 +203,7 @@ resource "aws_cloudwatch_log_data_protection_policy" "p" {
     ]
   })
 }
-"""), sandbox, tmp_path)
+"""), sandbox)
     started = time.monotonic()
     with pytest.raises(EnvironmentFailure) as caught:
         tf.apply()
@@ -223,7 +227,7 @@ resource "aws_s3_object" "o" {
 }
 """)
     (solution / "payload.txt").write_text("from the solution\n")
-    tf = _initialised(solution, sandbox, tmp_path)
+    tf = _initialised(solution, sandbox)
     tf.apply()
     body = aws.client("s3", moto_url).get_object(Bucket="kit-relative", Key="payload.txt")
     assert body["Body"].read() == b"from the solution\n"
