@@ -361,28 +361,23 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
-    ev = sub.add_parser("eval", parents=[roots, emulators],
+    # What eval and drill share: one solution, its faults in turn (or one), one seed.
+    graded = argparse.ArgumentParser(add_help=False)
+    graded.add_argument("scenario")
+    graded.add_argument("--solution", help="solution directory (default: the golden one)")
+    graded.add_argument("--fault", help="run only this fault (default: each fault in turn)")
+    graded.add_argument("--seed", type=int, default=1)
+    graded.add_argument("--out", default="runs", help="where histories and reports go")
+    graded.add_argument("--require-confinement", action="store_true",
+                        help="refuse (exit 2) unless every axis of confinement is available")
+    ev = sub.add_parser("eval", parents=[roots, emulators, graded],
                         help="grade a solution directory across a scenario's faults")
-    ev.add_argument("scenario")
-    ev.add_argument("--solution", help="solution directory (default: the golden one)")
-    ev.add_argument("--fault", help="run only this fault (default: every fault)")
-    ev.add_argument("--seed", type=int, default=1)
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
-    ev.add_argument("--out", default="runs", help="where run histories and results go")
-    ev.add_argument("--require-confinement", action="store_true",
-                    help="refuse to grade (exit 2) unless every axis of confinement is available")
     ev.add_argument("--cross-check", action="store_true",
                     help="run every fault on both emulators; an invariant whose verdict "
                     "differs is a fidelity finding, never the solution's failure")
-    dr = sub.add_parser("drill", parents=[roots, emulators],
-                        help="run a recovery drill by hand: a live view, then its timeline")
-    dr.add_argument("scenario")
-    dr.add_argument("--solution", help="solution directory (default: the golden one)")
-    dr.add_argument("--fault", help="run only this fault (default: each fault in turn)")
-    dr.add_argument("--seed", type=int, default=1)
-    dr.add_argument("--out", default="runs", help="where histories, timelines and reports go")
-    dr.add_argument("--require-confinement", action="store_true",
-                    help="refuse to run (exit 2) unless every axis of confinement is available")
+    sub.add_parser("drill", parents=[roots, emulators, graded],
+                   help="run a recovery drill by hand: a live view, then its timeline")
     va = sub.add_parser("validate", parents=[roots, emulators],
                         help="run the kill matrix of a scenario")
     va.add_argument("scenario")
