@@ -41,6 +41,7 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
                             for pid in tree(s.process.pid)]
                 service_ports = listening_ports(services)  # Toxiproxy's: its API only
                 groups = kit_cgroups()
+                kit_ports = listening_ports([os.getpid()])  # and the sandbox's RDS front
                 assert sandbox.provider is not None
                 provider = set(tree(sandbox.provider.process.pid))  # shown the runs dir
                 for n in range(first, first + PER_SANDBOX):
@@ -65,11 +66,12 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
                     assert set(os.listdir(temp)) == kept, label
                     assert os.listdir(sandbox.runs_dir) == [], label
                     assert kit_cgroups() == groups, label  # only the provider's is left
-                    assert listening_ports([os.getpid()]) == own_ports, label
+                    assert listening_ports([os.getpid()]) == kit_ports, label
                     assert listening_ports(services) == service_ports, label  # no proxy left
             assert not living_under(temp), living_under(temp)
             assert os.listdir(temp) == []
             assert not kit_cgroups()
+            assert listening_ports([os.getpid()]) == own_ports
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     assert outcomes.get("interrupted") == RUNS // INTERRUPT_EVERY
