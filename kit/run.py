@@ -265,9 +265,10 @@ class _Run:
 
     # --- deploy ----------------------------------------------------------------------
 
-    def _refused(self, stage_name: str, diagnostics: str, kit_error: str | None = None) -> None:
+    def _refused(self, stage_name: str, diagnostics: str, kit_error: str | None = None,
+                 gaps: tuple[str, ...] = ()) -> None:
         self.recorder.record("kit", "deploy", ok=False, stage=stage_name,
-                             diagnostics=[diagnostics], kit_error=kit_error)
+                             diagnostics=[diagnostics], kit_error=kit_error, gaps=list(gaps))
 
     def deploy(self) -> dict[str, Any] | None:
         """Gate, baseline, init and apply; the bindings known after apply, or None when the
@@ -336,7 +337,7 @@ class _Run:
             return None
         except EnvironmentFailure as failure:
             self._refused(failure.stage, failure.diagnostics or failure.reason,
-                          kit_error=failure.reason)
+                          kit_error=failure.reason, gaps=failure.gaps)
             return None
         problem = self._output_problem(outputs)
         if problem:

@@ -1,7 +1,8 @@
 """deploy.applies: the solution's Terraform deployed (init, plan, apply, outputs).
 
 A deploy that failed because of the kit (the `deploy` op carries `kit_error`, e.g. the
-provider mirror lacks the version asked for) is an `error`: never blamed on the solution.
+provider mirror lacks the version asked for, and `gaps` when it was an emulator gap:
+kit/deploy/divergences.py) is an `error`: never blamed on the solution.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def check_deploy_applies(history: History, params: Params) -> CheckResult:
         op = kit_broke[0]
         return error(DEPLOY_APPLIES, f"deploy failed at stage {op.value['stage']} because of "
                      f"the kit: {op.value['kit_error']}", p,
-                     {"diagnostics": op.value["diagnostics"][:20]})
+                     {"diagnostics": op.value["diagnostics"][:20],
+                      "gaps": op.value.get("gaps", [])})
 
     # Failed stage: a deploy op that says not ok (the solution's Terraform failed there).
     failed = [{"stage": op.value["stage"], "diagnostics": op.value["diagnostics"][:20]}

@@ -4,7 +4,8 @@ Format `kit.report/2`:
   format, command (how to reproduce), scenario, solution, outcome (pass|fail|error),
   reward (number in [0, 1] or null), reward_detail {reward, base, ceiling, capped,
   capped_by [{fault, seed, invariant}], by_fault {fault: score|null}, judged_runs,
-  excluded_runs [{fault, seed}]}, runs: [
+  excluded_runs [{fault, seed, cause: emulator gap|kit}], excluded_by_cause {cause: n}},
+  runs: [
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
      invariants {id: {id, verdict, summary, evidence, params}},
      used_vs_granted {role: {processes, used, denied, needed_policy, granted,
@@ -59,12 +60,22 @@ def _verdicts(run: dict[str, Any]) -> dict[str, str]:
     return {i: r["verdict"] for i, r in run["invariants"].items()}
 
 
+def _error_cause(run: dict[str, Any]) -> str | None:
+    """Why the kit could not judge a run: an emulator gap its deploy ran into, or the kit."""
+    if run["outcome"] != "error":
+        return None
+    deploy = run["invariants"].get("deploy.applies", {})
+    gaps = deploy.get("evidence", {}).get("gaps") if deploy.get("verdict") == "error" else None
+    return "emulator gap" if gaps else "kit"
+
+
 def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
     """Fill in the reward fields of a document from its runs' verdicts."""
     for run in doc["runs"]:
         run.pop("reward", None)  # /1's per-run reward is not /2's score
         run["score"] = None if run["outcome"] == "error" else run_score(spec, _verdicts(run))
-    detail = reward(spec, [run | {"verdicts": _verdicts(run)} for run in doc["runs"]])
+    detail = reward(spec, [run | {"verdicts": _verdicts(run), "cause": _error_cause(run)}
+                           for run in doc["runs"]])
     return doc | {"format": FORMAT, "reward": detail["reward"], "reward_detail": detail}
 
 

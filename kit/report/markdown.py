@@ -102,7 +102,10 @@ def reward_line(document: dict[str, Any]) -> str:
         more = len({c["invariant"] for c in detail["capped_by"]}) - 1
         text += f" and {more} more)" if more > 0 else ")"
     if detail["excluded_runs"]:
-        text += f"; {len(detail['excluded_runs'])} run(s) the kit could not judge left out"
+        causes = ", ".join(f"{n} {cause}" for cause, n in
+                           sorted(detail.get("excluded_by_cause", {}).items()))
+        text += (f"; {len(detail['excluded_runs'])} run(s) the kit could not judge left out"
+                 + (f" ({causes})" if causes else ""))
     return text
 
 

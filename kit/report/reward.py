@@ -14,7 +14,8 @@ Properties (each is tested in tests/unit/report/test_reward.py):
 4. Every fault weighs the same, whatever the number of invariants it exercises and the
    number of seeds it ran: runs are averaged per fault, then faults are averaged.
 5. A run the kit could not judge (outcome `error`: the kit or the emulator broke) is left
-   out and counted, never rewarded or punished. With no judged run the reward is null.
+   out and counted, never rewarded or punished, by cause: `emulator gap` (a deploy ran
+   into one: kit/deploy/divergences.py) or `kit`. With no judged run the reward is null.
 6. `minor` invariants lower the score in proportion, without the ceiling.
 
 Formula: a judged run scores 0 if a gate invariant failed, else the share of its judged
@@ -25,6 +26,7 @@ in any judged run, else the base.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -66,7 +68,8 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
     capped_by: list[dict[str, Any]] = []
     for run in runs:
         if run["outcome"] == "error":
-            excluded.append({"fault": run["fault"], "seed": run["seed"]})
+            excluded.append({"fault": run["fault"], "seed": run["seed"],
+                             "cause": run.get("cause", "kit")})
             by_fault.setdefault(run["fault"], [])
             continue
         score = run_score(spec, run["verdicts"])
@@ -90,4 +93,6 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
         "by_fault": {f: None if s is None else round(s, 4) for f, s in faults.items()},
         "judged_runs": sum(len(s) for s in by_fault.values()),
         "excluded_runs": excluded,
+        # Fidelity errors (an emulator gap) apart from the kit's own.
+        "excluded_by_cause": dict(Counter(e["cause"] for e in excluded)),
     }

@@ -40,7 +40,19 @@ def test_document_outcome_and_reward() -> None:
     assert [r["score"] for r in doc["runs"]] == [1.0, (n - 1) / n, None]
     # The lost order caps the reward; the errored run is left out and counted.
     assert doc["reward"] == round(sc.reward.ceiling * (1.0 + (n - 1) / n) / 2, 4)
-    assert doc["reward_detail"]["excluded_runs"] == [{"fault": "db_outage", "seed": 1}]
+    assert doc["reward_detail"]["excluded_runs"] == [{"fault": "db_outage", "seed": 1,
+                                                      "cause": "kit"}]
+    assert doc["reward_detail"]["excluded_by_cause"] == {"kit": 1}
+
+
+def test_an_emulator_gap_is_counted_apart_from_the_kits_errors() -> None:
+    gap = {"verdict": "error", "evidence": {"gaps": ["moto.not-implemented: logs X"]}}
+    broke = {"verdict": "error", "evidence": {"diagnostics": ["mirror lacks 9.9"]}}
+    runs = [{"outcome": "error", "invariants": {"deploy.applies": gap}},
+            {"outcome": "error", "invariants": {"deploy.applies": broke}},
+            {"outcome": "error", "invariants": {}},
+            {"outcome": "pass", "invariants": {"deploy.applies": {"verdict": "pass"}}}]
+    assert [document._error_cause(r) for r in runs] == ["emulator gap", "kit", "kit", None]
 
 
 def test_junit_loads_and_failures_name_the_evidence(tmp_path: Path) -> None:
