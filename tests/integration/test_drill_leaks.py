@@ -18,10 +18,11 @@ from kit.sandbox import Sandbox
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import eventually, listening_ports, living_under, tree
 
-# (fault, the stage a Ctrl-C interrupts or None)
-RUNS = [("instance_crash", None), ("az_loss", None), ("bad_migration", None),
-        ("instance_delete", None), ("reboot_failover", None), ("bad_migration", "recover"),
-        ("az_loss", "workload"), ("none", "apply")]
+# (fault, the stage a Ctrl-C interrupts or None): a few in `make test`, all in the slow tier.
+QUICK = [("reboot_failover", None), ("bad_migration", "recover"), ("none", "apply")]
+EVERY = [("instance_crash", None), ("az_loss", None), ("bad_migration", None),
+         ("instance_delete", None), ("reboot_failover", None), ("bad_migration", "recover"),
+         ("az_loss", "workload"), ("none", "apply")]
 
 
 def _small() -> scenario.Scenario:
@@ -45,8 +46,11 @@ def _servers(root: Path) -> list[int]:
 
 
 @pytest.mark.timeout(1200)
+@pytest.mark.parametrize("runs", [QUICK, pytest.param(EVERY, marks=pytest.mark.slow)],
+                         ids=["quick", "every-fault"])
 def test_drills_leave_no_server_archive_proxy_or_temp_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC,
+        runs: list[tuple[str, str | None]]) -> None:
     sc = _small()
     temp = Path(tempfile.mkdtemp(prefix="drill-leaks-"))
     temp.chmod(0o711)
@@ -58,7 +62,7 @@ def test_drills_leave_no_server_archive_proxy_or_temp_dir(
             services = [pid for s in (sandbox.moto, sandbox.toxiproxy, sandbox.postgres)
                         for pid in tree(s.process.pid)]
             service_ports = listening_ports(services)
-            for n, (fault, stage) in enumerate(RUNS):
+            for n, (fault, stage) in enumerate(runs):
                 ctrl_c.stage, ctrl_c.fired = stage, False
                 label = f"run {n} ({fault}, Ctrl-C at {stage})"
                 try:

@@ -73,6 +73,7 @@ def test_cross_check_of_the_golden_finds_nothing(tmp_path: Path) -> None:
     assert (tmp_path / "localstack" / "none-seed1" / "result.json").exists()
 
 
+@pytest.mark.slow  # ~3 min: the validate tier
 @pytest.mark.timeout(900)
 def test_a_known_difference_is_a_fidelity_finding(tmp_path: Path) -> None:
     # No redrive: the worker releases poison at once, forever. LocalStack hands a released
@@ -106,7 +107,7 @@ def test_a_running_localstack_is_used_and_left_empty(tmp_path: Path) -> None:
     try:
         server.wait_ready()
         with Sandbox(provider=True, emulator="localstack", emulator_url=server.url) as sb:
-            assert sb.endpoint("sqs") == server.url and sb.endpoint("rds") == sb.moto.url
+            assert sb.endpoint("sqs") == server.url and sb.endpoint("rds") == sb.rds.url
             for seed in (1, 2):  # the second run starts from an emptied account
                 result = run_once(sc, sc.golden, "none", seed, tmp_path / str(seed), sb)
                 assert result.outcome == "pass", _explain(result)

@@ -53,6 +53,7 @@ def _as_alternative(root: Path, iam_tf: str) -> None:
         "must_pass: true\n")
 
 
+@pytest.mark.slow  # every fault once more: the validate tier
 @pytest.mark.timeout(1200)
 def test_the_needed_policies_of_a_golden_run_pass_every_fault(tmp_path: Path) -> None:
     golden = run_once(SC, SC.golden, "none", 1, tmp_path / "golden")
