@@ -5,9 +5,9 @@ Checked for every queue scenario: each variable of the prompt's environment tabl
 and nothing else is but the few the prompt names (PATH, HOME, ...); AWS_REGION and
 AWS_DEFAULT_REGION are both the region, as AWS compute services set them, and boto3 with
 no configuration but the environment reaches the AWS API as the worker role; DATABASE_URL
-is a PostgreSQL database where the prompt names one; WORK_SECONDS is the scenario's; the worker runs as
-`python -m worker` in its solution directory with Python 3.11, boto3 and psycopg 3; the
-harness starts the promised number of workers.
+is a PostgreSQL database where the prompt names one; WORK_SECONDS is the scenario's; the
+worker runs as `python -m worker` in its solution directory with Python 3.11, boto3 and
+psycopg 3; the harness starts the promised number of workers.
 """
 
 from __future__ import annotations
