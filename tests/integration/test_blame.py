@@ -30,8 +30,8 @@ signal.signal(signal.SIGTERM, lambda *_: stop.set())
 stop.wait()  # up, healthy, and never touching the queue
 sys.exit(0)
 """
-QUICK = {"idle-workers": ["none", "db_outage"],
-         "worker-cannot-delete": ["none", "duplicate_delivery"],
+QUICK = {"idle-workers": ["db_outage"],
+         "worker-cannot-delete": ["duplicate_delivery"],
          "producer-refused": ["none"]}
 
 

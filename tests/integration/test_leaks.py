@@ -17,15 +17,17 @@ from tests.integration.conftest import CtrlC
 from tests.integration.procs import kit_cgroups, listening_ports, living_under, tree
 from tests.integration.small import small_order_pipeline
 
-# Ten interrupted runs: one at each stage of a run.
-RUNS, PER_SANDBOX, INTERRUPT_EVERY = 20, 10, 2
+# Every other run is interrupted: with twenty (the slow tier), once at each stage of a
+# run; with ten, at every other stage.
+PER_SANDBOX, INTERRUPT_EVERY = 10, 2
 STAGES = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover",
           "observe", "teardown", "check"]
 
 
 @pytest.mark.timeout(1500)
-def test_twenty_runs_leave_no_process_port_or_temp_dir(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC) -> None:
+@pytest.mark.parametrize("runs", [10, pytest.param(20, marks=pytest.mark.slow)])
+def test_runs_leave_no_process_port_or_temp_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: CtrlC, runs: int) -> None:
     sc = small_order_pipeline()
     temp = Path(tempfile.mkdtemp(prefix="leaks-"))
     temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
@@ -34,7 +36,8 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
     faults = list(sc.faults)
     outcomes: dict[str, int] = {}
     try:
-        for first in range(0, RUNS, PER_SANDBOX):
+        step = len(STAGES) * INTERRUPT_EVERY // runs  # 1: every stage, 2: every other one
+        for first in range(0, runs, PER_SANDBOX):
             with Sandbox(provider=True) as sandbox:
                 kept = set(os.listdir(temp))
                 services = [pid for s in (sandbox.moto, sandbox.toxiproxy, sandbox.postgres)
@@ -47,7 +50,7 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
                 for n in range(first, first + PER_SANDBOX):
                     fault = faults[n % len(faults)]
                     interrupted = n % INTERRUPT_EVERY == INTERRUPT_EVERY - 1
-                    ctrl_c.stage = STAGES[n // INTERRUPT_EVERY % len(STAGES)] \
+                    ctrl_c.stage = STAGES[n // INTERRUPT_EVERY * step % len(STAGES)] \
                         if interrupted else None
                     ctrl_c.fired = False
                     label = f"run {n} ({fault}, Ctrl-C at {ctrl_c.stage})"
@@ -74,4 +77,4 @@ def test_twenty_runs_leave_no_process_port_or_temp_dir(
             assert listening_ports([os.getpid()]) == own_ports
     finally:
         shutil.rmtree(temp, ignore_errors=True)
-    assert outcomes.get("interrupted") == RUNS // INTERRUPT_EVERY
+    assert outcomes.get("interrupted") == runs // INTERRUPT_EVERY
