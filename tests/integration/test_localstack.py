@@ -101,6 +101,7 @@ def test_a_known_difference_is_a_fidelity_finding(tmp_path: Path) -> None:
     assert "delivery.no_loss" not in runs[0].results
 
 
+@pytest.mark.slow  # a LocalStack of its own besides the sandbox's: the validate tier
 @pytest.mark.timeout(900)
 def test_a_running_localstack_is_used_and_left_empty(tmp_path: Path) -> None:
     # The user's LocalStack, as tflocal workflows run one: the kit starts nothing of its

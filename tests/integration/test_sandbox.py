@@ -62,10 +62,10 @@ def test_teardown_on_exception() -> None:
     _assert_gone(services, workdir)
 
 
-def test_twenty_cycles_leave_no_process_port_or_temp_dir() -> None:
+def test_ten_cycles_leave_no_process_port_or_temp_dir() -> None:
     before = sandbox_temp_dirs()
     seen = []
-    for _ in range(20):
+    for _ in range(10):
         with Sandbox() as sb:
             seen.append((_services(sb), sb.workdir))
     for services, workdir in seen:
