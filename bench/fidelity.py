@@ -186,6 +186,13 @@ def markdown(outcomes: list[Outcome], wall: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def remaining(outcomes: list[Outcome]) -> str:
+    """One line per in-scope example that did not pass: its blame and cause."""
+    lines = [f"- `{o.name}`: `{o.blame}` at {o.stage}: {o.cause.replace('|', '/')[:200]}"
+             for o in outcomes if o.status == "failed"]
+    return "\n".join(lines or ["- none"]) + "\n"
+
+
 def divergences_markdown() -> str:
     """The table of known divergences (kit/deploy/divergences.py) for docs/benchmarks.md."""
     lines = ["| gap | what moto does, and AWS | AWS accepts it | seen in |",
@@ -213,7 +220,8 @@ def main() -> None:
     passed, in_scope = score(outcomes)
     write_block("fidelity", f"Fidelity score: **{passed}/{in_scope}** in-scope examples of "
                 "real-world Terraform applied and destroyed (`make fidelity`; table in "
-                "[docs/benchmarks.md](docs/benchmarks.md#fidelity)).\n", README)
+                "[docs/benchmarks.md](docs/benchmarks.md#fidelity)). Each remaining gap, as "
+                "a run classifies it:\n\n" + remaining(outcomes), README)
     print(f"written: {RESULTS}, docs/benchmarks.md, README.md")
 
 
