@@ -97,7 +97,9 @@ def deploy(example: Path, sandbox: Sandbox) -> Outcome:
     stage = "configure"
     try:
         tf = Terraform(example, workdir, reattach=sandbox.provider.reattach,
-                       provider_cwd=sandbox.provider.cwd, readable=(example.parent.parent,))
+                       provider_cwd=sandbox.provider.cwd,
+                       # The corpus: an example's modules reach other vendored repositories.
+                       readable=(example.parents[2],))
         tf.configure(sandbox.moto.url, region=None)
         for stage, action in (("init", tf.init), ("apply", tf.apply),
                               ("output", tf.outputs), ("plan", tf.pending_changes),
