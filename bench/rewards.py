@@ -8,6 +8,9 @@ the reward of its runs: the golden and the alternatives under every fault they r
 under, a defect under the fault that exposes it (`kit eval --fault F` pays the same).
 
 Usage: .venv/bin/python bench/rewards.py [SCENARIO...]   (default: every shipped scenario)
+       .venv/bin/python bench/rewards.py SCENARIO --from DIR [--from DIR...]
+         (the rows of `kit validate SCENARIO --out ...` directories instead of new runs; a
+         later directory's row replaces an earlier one's; no adversarial rows)
 """
 
 from __future__ import annotations
@@ -52,8 +55,18 @@ def table(kind: str, rows: list[Row], spec: scenario.RewardSpec) -> list[str]:
     return lines
 
 
-def main(names: list[str]) -> None:
-    """Run the matrices and write one block per scenario."""
+def _from_dirs(name: str, dirs: list[Path]) -> list[Row]:
+    """The rows of earlier validate runs of `name` (later directories win)."""
+    from bench.determinism import load_rows
+
+    rows: dict[tuple[str, str], Row] = {}
+    for directory in dirs:
+        rows |= {(r.subject, r.fault): r for r in load_rows(directory, name)}
+    return list(rows.values())
+
+
+def main(names: list[str], dirs: list[Path]) -> None:
+    """Run the matrices (or read them from `dirs`) and write one block per scenario."""
     ceiling = scenario.RewardSpec().ceiling
     for name in names or [n for n in scenario.known()
                           if scenario.load(n).root == scenario.ROOT]:
@@ -61,12 +74,14 @@ def main(names: list[str]) -> None:
         lines = ["| solution | kind | faults | failed | status | reward |",
                  "| --- | --- | --- | --- | --- | --- |"]
         with tempfile.TemporaryDirectory() as out:
-            lines += table("variant", validate(sc, Path(out), jobs=2), sc.reward)
-            if (ADVERSARIAL / name).is_dir():
+            lines += table("variant", _from_dirs(name, dirs) if dirs
+                           else validate(sc, Path(out), jobs=2), sc.reward)
+            if (ADVERSARIAL / name).is_dir() and not dirs:
                 rows = validate(sc, Path(out) / "adversarial", jobs=2, root=ADVERSARIAL,
                                 golden=False)
                 lines += table("adversarial", rows, sc.reward)
-        text = (f"`.venv/bin/python bench/rewards.py {name}` (seed 1; ceiling "
+        source = " --from <kit validate --out>" if dirs else ""
+        text = (f"`.venv/bin/python bench/rewards.py {name}{source}` (seed 1; ceiling "
                 f"{sc.reward.ceiling}, the default is {ceiling}). A defect's reward is paid "
                 "under the fault that exposes it.\n\n" + "\n".join(lines) + "\n")
         write_block(f"rewards-{name}", text)
@@ -74,4 +89,7 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    froms = [Path(args[i + 1]) for i, a in enumerate(args) if a == "--from"]
+    main([a for i, a in enumerate(args) if a != "--from" and (i == 0 or args[i - 1] != "--from")],
+         froms)
