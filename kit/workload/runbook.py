@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kit.errors import SandboxError
 from kit.sandbox.confine import Confinement
 from kit.sandbox.confined import Confined
 from kit.workload.recorder import Recorder
@@ -72,6 +73,9 @@ class RunbookRunner(threading.Thread):
                 timed_out, code = True, None
             self._proc.kill()  # its sandbox, and whatever it left behind
             self._proc.wait()
+            if not self._proc.started:  # the sandbox failed, not the runbook: the kit's error
+                raise SandboxError(f"the runbook's sandbox did not start (exit {code}): "
+                                   + "\n".join(self._tail()))
             self.recorder.record("kit", "runbook_exit", code=code, timed_out=timed_out,
                                  output=self._tail())
         except Exception as exc:  # noqa: BLE001 - reported as a run error
