@@ -3,7 +3,7 @@ across seeds? Writes the `determinism-<scenario>` block of docs/benchmarks.md.
 
 Usage:
   .venv/bin/kit validate SCENARIO --repeat 10 --jobs 2 --out runs/det
-  .venv/bin/python bench/determinism.py runs/det/SCENARIO/validate-<stamp>
+  .venv/bin/python bench/determinism.py runs/det/SCENARIO/validate-<stamp> [COMMAND]
 """
 
 from __future__ import annotations
@@ -55,15 +55,16 @@ def markdown(rows: list[Row], source: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(out: Path) -> None:
-    """Print the summary and write it into docs/benchmarks.md."""
+def main(out: Path, command: str | None) -> None:
+    """Print the summary and write it into docs/benchmarks.md (`command`: how the runs were
+    made, when not the usual one)."""
     name = out.resolve().parent.name  # runs/<scenario>/validate-<stamp>
     rows = load_rows(out, name)
-    text = markdown(rows, f"kit validate {name} --repeat "
-                          f"{max(len(r.runs) for r in rows)} --jobs 2")
+    text = markdown(rows, command or f"kit validate {name} --repeat "
+                                     f"{max(len(r.runs) for r in rows)} --jobs 2")
     write_block(f"determinism-{name}", text)
     print(text)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else None)
