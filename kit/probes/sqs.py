@@ -199,7 +199,7 @@ BEHAVIOURS = (
               "the others", f"{GUIDE}, 'Queue types' (best-effort ordering) and 'short "
               "polling' (a receive samples a subset of servers): a message released with "
               "ChangeMessageVisibility(0) is one of the visible messages, not always the next "
-              "(the kit's reading; kit/sandbox/fidelity.py)", released_waits_its_turn),
+              "(the kit's reading; kit/sandbox/fidelity/sqs.py)", released_waits_its_turn),
     Behaviour("sqs.receive_count", "ApproximateReceiveCount counts receives",
               "ReceiveMessage API, ApproximateReceiveCount: the number of times a message "
               "has been received without being deleted", receive_count),
