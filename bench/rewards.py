@@ -15,6 +15,7 @@ Usage: .venv/bin/python bench/rewards.py [SCENARIO...]   (default: every shipped
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -89,7 +90,9 @@ def main(names: list[str], dirs: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    froms = [Path(args[i + 1]) for i, a in enumerate(args) if a == "--from"]
-    main([a for i, a in enumerate(args) if a != "--from" and (i == 0 or args[i - 1] != "--from")],
-         froms)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", metavar="SCENARIO")
+    parser.add_argument("--from", dest="dirs", action="append", type=Path, default=[],
+                        metavar="DIR", help="a `kit validate --out` directory to read")
+    args = parser.parse_args()
+    main(args.names, args.dirs)
