@@ -37,7 +37,9 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | effect row (time = first seen); the final read emits one  |
 |                   |               | for every row not seen before                             |
 | worker_start      | kit           | worker (session name), pid: int                           |
-| worker_exit       | kit           | worker, pid: int, code: int|None, signal: str|None        |
+| worker_exit       | kit           | worker, pid: int, code: int|None, signal: str|None,       |
+|                   |               | refused: str (optional; its sandbox could not start on a  |
+|                   |               | limit the solution's own processes filled)                |
 | fault_start       | nemesis       | fault: str, detail: any                                   |
 | fault_end         | nemesis       | fault: str, detail: any                                   |
 | fault_not_injected| nemesis       | fault: str, reason: str: the workload never reached the   |
@@ -117,7 +119,7 @@ OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},
     "send": {"queue": _STR, "group": _OPT_STR, "dedup_id": _OPT_STR},
     "receive": {"injected": _BOOL, "group": _OPT_STR},
-    "worker_exit": {"code": _OPT_INT, "signal": _OPT_STR},
+    "worker_exit": {"code": _OPT_INT, "signal": _OPT_STR, "refused": _STR},
 }
 # A failed operation says why instead of what it produced.
 FAILED: dict[str, dict[str, tuple[type, ...]]] = {

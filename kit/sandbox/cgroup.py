@@ -102,6 +102,15 @@ class Group:
         return [os.open(d / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
                 for d in self.dirs.values()]
 
+    def refused_forks(self) -> int:
+        """How many forks in the group its task limit refused so far."""
+        with contextlib.suppress(OSError, ValueError):
+            for line in (self.dirs["pids"] / "pids.events").read_text().splitlines():
+                key, value = line.split()
+                if key == "max":
+                    return int(value)
+        return 0
+
     def close(self) -> None:
         """Kill whatever is still inside, then remove the group."""
         _remove(list(self.dirs.values()))

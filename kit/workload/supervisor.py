@@ -95,8 +95,9 @@ class Supervisor(threading.Thread):
                         if time.monotonic() - self.started_at[slot] >= STARTUP_SECONDS:
                             self._healthy = True
                         continue
-                    self._exited(name, proc, code)
-                    if not proc.started:  # the sandbox failed, not the worker
+                    refused = self._refused(proc)
+                    self._exited(name, proc, code, refused)
+                    if not proc.started and not refused:  # the sandbox failed, not the worker
                         raise SandboxError(
                             f"the sandbox of {name} did not start (exit {code}); log "
                             f"{self.logdir / f'worker-{slot}.log'}:\n"
@@ -114,6 +115,15 @@ class Supervisor(threading.Thread):
             # From this thread: workers die with the thread that started them
             # (PR_SET_PDEATHSIG), so it must outlive their grace period.
             self._stop_all()
+
+    def _refused(self, proc: Confined) -> str | None:
+        """Why a sandbox that did not start is the solution's doing, if it is: it failed on
+        the task limit the run's workers share, which only their own processes fill (a fork
+        bomb), so the start counts as that worker's exit, not as the kit's error."""
+        group = self.confinement.group
+        if proc.started or group is None or not group.refused_forks():
+            return None
+        return f"the workers' task limit ({self.confinement.limits.processes}) was full"
 
     def _crash_loop(self, slot: int, name: str, code: int) -> bool:
         """Count an early exit of `slot`; record and stop the run on a crash loop."""
@@ -135,12 +145,15 @@ class Supervisor(threading.Thread):
         lines = log.read_text(errors="replace").splitlines() if log.exists() else []
         return lines[-TAIL_LINES:]
 
-    def _exited(self, name: str, proc: Confined, code: int) -> None:
+    def _exited(self, name: str, proc: Confined, code: int, refused: str | None = None) -> None:
         if proc.pid in self._ended:
             return
         self._ended.add(proc.pid)
         signal_group(proc.pid, signal.SIGKILL)  # its children, if any, go with it
-        value = {"code": code} if code >= 0 else {"signal": signal.Signals(-code).name}
+        value: dict[str, object] = (
+            {"code": code} if code >= 0 else {"signal": signal.Signals(-code).name})
+        if refused:
+            value["refused"] = refused
         self.recorder.record("kit", "worker_exit", worker=name, pid=proc.pid, **value)
 
     def holders(self) -> dict[str, int]:
