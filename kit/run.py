@@ -10,6 +10,7 @@ scenario's workload module describes them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import shutil
@@ -45,6 +46,7 @@ from kit.workload.supervisor import Supervisor
 log = logging.getLogger(__name__)
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
+SERVICE_LOG_TAIL = 256 * 1024  # bytes kept of each service's log when a run breaks
 GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
 # Judged from the deployed configuration alone: they stand even when nothing ran.
 STATIC = ("iam.required_access", "iam.least_privilege", "iam.resource_exposure",
@@ -104,6 +106,22 @@ class _Stages:
             self.timings[name] = self.timings.get(name, 0.0) + time.monotonic() - started
 
 
+def _keep_service_logs(sandbox: Sandbox, run_dir: Path, kind: type[BaseException] | None,
+                       *_: object) -> None:
+    """On the way out of a run that broke (not one interrupted): copy the end of each
+    sandbox service's log (moto, the provider, ...) into the run dir, the evidence of what
+    broke, before the sandbox removes its own."""
+    workdir = sandbox.workdir
+    if kind is None or issubclass(kind, KeyboardInterrupt) or workdir is None:
+        return
+    with contextlib.suppress(OSError):
+        (run_dir / "service-logs").mkdir(exist_ok=True)
+        for log in workdir.glob("*.log"):
+            with log.open("rb") as source:
+                source.seek(max(0, log.stat().st_size - SERVICE_LOG_TAIL))
+                (run_dir / "service-logs" / log.name).write_bytes(source.read())
+
+
 def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir: Path,
              sandbox: Sandbox | None = None, recorder: Recorder | None = None) -> RunResult:
     """Run the pipeline once. Never raises (but for Ctrl-C): whatever breaks is recorded
@@ -124,6 +142,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
             else:
                 with stage("sandbox"):
                     sandbox.reset()
+            stack.push(functools.partial(_keep_service_logs, sandbox, run_dir))
             with interrupt.deferred():  # so that `finally` knows every dir it must remove
                 # Under the sandbox's runs/: the only run directories its provider sees.
                 work = Path(tempfile.mkdtemp(prefix="kit-run-", dir=sandbox.runs_dir))
