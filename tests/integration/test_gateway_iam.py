@@ -7,109 +7,45 @@ gateway with plain boto3 clients. Policies are read by the gateway from moto its
 
 from __future__ import annotations
 
-import itertools
-import json
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import requests
-from botocore.exceptions import ClientError
 from botocore.parsers import create_parser
 
 from kit.faults import FAULTS, FaultContext
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
-from kit.sandbox import Sandbox
 from kit.scenario import Fault
 from kit.workload import aws
-from kit.workload.recorder import Recorder
+from tests.integration.iam_env import ACCT, Env, Role, assumed_role, gateway, sandbox_env
+from tests.integration.iam_env import allow as _allow
+from tests.integration.iam_env import authz as _authz
+from tests.integration.iam_env import denied as _denied
+from tests.integration.iam_env import doc as _doc
+from tests.integration.iam_env import last as _last
+from tests.integration.iam_env import names as _names
+from tests.integration.iam_env import queue as _queue
 from tests.unit.gateway.wire import query
-
-ACCT = aws.ACCOUNT_ID
-_names = itertools.count()
-
-
-@dataclass
-class Env:
-    moto: str
-    harness: aws.Credentials
-    sandbox: Sandbox
 
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[Env]:
-    with Sandbox(postgres=False) as sb:
-        yield Env(sb.moto.url, aws.harness_credentials(sb.moto.url), sb)
+    yield from sandbox_env()
 
 
 @pytest.fixture
 def gw(env: Env) -> Iterator[Gateway]:
-    with Gateway(env.moto, Recorder()) as gateway:
-        yield gateway
-
-
-def _doc(*statements: dict[str, Any]) -> str:
-    return json.dumps({"Version": "2012-10-17", "Statement": list(statements)})
-
-
-def _allow(action: str | list[str], resource: str | list[str] = "*",
-           **extra: Any) -> dict[str, Any]:
-    return {"Effect": "Allow", "Action": action, "Resource": resource, **extra}
-
-
-@dataclass
-class Principal:
-    role_arn: str
-    role_name: str
-    creds: aws.Credentials
-    process: str
-
-    def client(self, service: str, gw: Gateway) -> Any:
-        return aws.client(service, gw.url, self.creds)
+    yield from gateway(env)
 
 
 def _principal(env: Env, gw: Gateway, *statements: dict[str, Any],
-               tags: dict[str, str] | None = None, process: str = "worker-0") -> Principal:
-    """A fresh role with these inline statements, assumed and registered as the kit does."""
-    iam = aws.client("iam", env.moto)
-    name = f"role-{next(_names)}"
-    trust = _doc({"Effect": "Allow", "Principal": {"AWS": aws.HARNESS_ARN},
-                  "Action": "sts:AssumeRole"})
-    arn = iam.create_role(RoleName=name, Path="/app/", AssumeRolePolicyDocument=trust,
-                          Tags=[{"Key": k, "Value": v} for k, v in (tags or {}).items()]
-                          )["Role"]["Arn"]
-    if statements:
-        iam.put_role_policy(RoleName=name, PolicyName="main", PolicyDocument=_doc(*statements))
-    session = f"{process}-s"
-    creds = aws.assume(env.moto, env.harness, arn, session)
-    gw.register(creds.access_key_id, process, secret_access_key=creds.secret_access_key,
-                principal_arn=assumed_role_arn(arn, session), role_arn=arn,
-                session_token=creds.token)
-    return Principal(arn, name, creds, process)
-
-
-def _queue(env: Env, **kwargs: Any) -> tuple[str, str]:
-    name = f"q-{next(_names)}"
-    url = aws.client("sqs", env.moto).create_queue(QueueName=name, **kwargs)["QueueUrl"]
-    return url, f"arn:aws:sqs:us-east-1:{ACCT}:{name}"
-
-
-def _denied(call: Any, code: str = "AccessDenied") -> ClientError:
-    with pytest.raises(ClientError) as raised:
-        call()
-    assert raised.value.response["Error"]["Code"] == code
-    return raised.value
-
-
-def _authz(gw: Gateway) -> list[dict[str, Any]]:
-    return [op for op in gw.recorder.snapshot() if op["kind"] == "authz"]
-
-
-def _last(gw: Gateway) -> dict[str, Any]:
-    return _authz(gw)[-1]["value"]
+               tags: dict[str, str] | None = None, process: str = "worker-0") -> Role:
+    """A fresh role under /app/, its session named apart from the process it serves."""
+    return assumed_role(env, gw, *statements, process=process, session=f"{process}-s",
+                        path="/app/", tags=tags)
 
 
 # --- batch calls are authorized as their single actions ------------------------------------
@@ -194,7 +130,7 @@ def test_permissions_boundary_caps_the_identity_policy(env: Env, gw: Gateway) ->
     iam = aws.client("iam", env.moto)
     boundary = iam.create_policy(PolicyName=f"boundary-{next(_names)}",
                                  PolicyDocument=_doc(_allow("sqs:SendMessage")))["Policy"]["Arn"]
-    iam.put_role_permissions_boundary(RoleName=worker.role_name, PermissionsBoundary=boundary)
+    iam.put_role_permissions_boundary(RoleName=worker.name, PermissionsBoundary=boundary)
     gw.invalidate()  # a change made directly in moto, as the kit's faults do
     sqs = worker.client("sqs", gw)
     sqs.send_message(QueueUrl=url, MessageBody="x")
@@ -206,7 +142,7 @@ def test_queue_policy_grants_and_denies(env: Env, gw: Gateway) -> None:
     worker = _principal(env, gw)  # no identity policy at all
     url, arn = _queue(env)
     aws.client("sqs", env.moto).set_queue_attributes(QueueUrl=url, Attributes={
-        "Policy": _doc(_allow("sqs:SendMessage", arn, Principal={"AWS": worker.role_arn}),
+        "Policy": _doc(_allow("sqs:SendMessage", arn, Principal={"AWS": worker.arn}),
                        {"Effect": "Deny", "Principal": "*", "Action": "sqs:PurgeQueue",
                         "Resource": arn})})
     sqs = worker.client("sqs", gw)
@@ -239,12 +175,12 @@ def test_detaching_a_policy_through_the_gateway_denies_the_next_call(env: Env,
                                PolicyDocument=_doc(_allow("sqs:SendMessage", arn)))
     policy_arn = policy["Policy"]["Arn"]
     worker = _principal(env, gw)
-    iam.attach_role_policy(RoleName=worker.role_name, PolicyArn=policy_arn)
-    operator = _principal(env, gw, _allow("iam:DetachRolePolicy", worker.role_arn, Condition={
+    iam.attach_role_policy(RoleName=worker.name, PolicyArn=policy_arn)
+    operator = _principal(env, gw, _allow("iam:DetachRolePolicy", worker.arn, Condition={
         "ArnEquals": {"iam:PolicyARN": policy_arn}}), process="operator")
     sqs = worker.client("sqs", gw)
     sqs.send_message(QueueUrl=url, MessageBody="before")
-    operator.client("iam", gw).detach_role_policy(RoleName=worker.role_name,
+    operator.client("iam", gw).detach_role_policy(RoleName=worker.name,
                                                   PolicyArn=policy_arn)
     _denied(lambda: sqs.send_message(QueueUrl=url, MessageBody="after"))  # no invalidate()
 
@@ -254,7 +190,7 @@ def test_deleting_an_inline_policy_denies_the_next_call(env: Env, gw: Gateway) -
     worker = _principal(env, gw, _allow("sqs:SendMessage", arn))
     sqs = worker.client("sqs", gw)
     sqs.send_message(QueueUrl=url, MessageBody="before")
-    aws.client("iam", env.moto).delete_role_policy(RoleName=worker.role_name,
+    aws.client("iam", env.moto).delete_role_policy(RoleName=worker.name,
                                                    PolicyName="main")
     gw.invalidate()
     _denied(lambda: sqs.send_message(QueueUrl=url, MessageBody="after"))
@@ -293,7 +229,7 @@ def test_a_session_registered_without_its_role_arn_finds_its_role(env: Env,
     worker = _principal(env, gw, _allow("sqs:SendMessage", arn))
     gw.register(worker.creds.access_key_id, "worker-1",
                 secret_access_key=worker.creds.secret_access_key,
-                principal_arn=assumed_role_arn(worker.role_arn, "worker-0-s"))
+                principal_arn=assumed_role_arn(worker.arn, "worker-0-s"))
     worker.client("sqs", gw).send_message(QueueUrl=url, MessageBody="x")
     assert (_authz(gw)[-1]["process"], _last(gw)["decision"]) == ("worker-1", "Allow")
 
@@ -361,7 +297,7 @@ def test_assume_role_through_the_gateway_checks_trust_and_registers_the_session(
     caller = _principal(env, gw, _allow("sts:AssumeRole"))
     target = f"target-{next(_names)}"
     target_arn = iam.create_role(RoleName=target, AssumeRolePolicyDocument=_doc(
-        {"Effect": "Allow", "Principal": {"AWS": caller.role_arn}, "Action": "sts:AssumeRole"}
+        {"Effect": "Allow", "Principal": {"AWS": caller.arn}, "Action": "sts:AssumeRole"}
     ))["Role"]["Arn"]
     iam.put_role_policy(RoleName=target, PolicyName="send",
                         PolicyDocument=_doc(_allow("sqs:SendMessage", arn)))
@@ -415,9 +351,9 @@ def test_s3_object_access_is_scoped_to_its_prefix(env: Env, gw: Gateway) -> None
 
 def test_iam_and_rds_calls_are_enforced(env: Env, gw: Gateway) -> None:
     reader = _principal(env, gw, _allow("iam:GetRole"), _allow("rds:DescribeDBInstances"))
-    reader.client("iam", gw).get_role(RoleName=reader.role_name)
-    assert _last(gw)["resource"] == reader.role_arn  # with its path, as AWS names it
-    _denied(lambda: reader.client("iam", gw).delete_role(RoleName=reader.role_name))
+    reader.client("iam", gw).get_role(RoleName=reader.name)
+    assert _last(gw)["resource"] == reader.arn  # with its path, as AWS names it
+    _denied(lambda: reader.client("iam", gw).delete_role(RoleName=reader.name))
     reader.client("rds", gw).describe_db_instances()
     _denied(lambda: reader.client("rds", gw).delete_db_instance(DBInstanceIdentifier="db"))
     assert _last(gw)["resource"] == f"arn:aws:rds:us-east-1:{ACCT}:db:db"
@@ -449,10 +385,10 @@ def test_iam_deny_denies_the_role_until_healed(env: Env, gw: Gateway) -> None:
     spec = Fault(kind="iam_deny", target="role.worker", duration_seconds=0.01)
     kind = FAULTS["iam_deny"]
     ctx = FaultContext(spec, kind.Params(actions=["sqs:SendMessage"]), gw.recorder, None, gw,
-                       threading.Event(), roles={"role.worker": worker.role_arn})
+                       threading.Event(), roles={"role.worker": worker.arn})
     fault = kind(ctx)
     detail = fault.start()
-    assert detail["policy"] == "kit-revoke" and detail["target"] == worker.role_arn
+    assert detail["policy"] == "kit-revoke" and detail["target"] == worker.arn
     _denied(lambda: sqs.send_message(QueueUrl=url, MessageBody="x"))
     assert _last(gw)["decision"] == "ExplicitDeny"
     assert _last(gw)["deciding"] == ["identity policy 'inline:kit-revoke' Statement[0] "

@@ -8,92 +8,41 @@ the harness and registers the session with the gateway, as the kit does.
 
 from __future__ import annotations
 
-import itertools
 import json
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from botocore.exceptions import ClientError
 
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.gateway.server import Gateway
-from kit.gateway.sessions import assumed_role_arn
-from kit.sandbox import Sandbox
 from kit.scenario import Fault
 from kit.workload import aws
-from kit.workload.recorder import Recorder
-
-ACCT = aws.ACCOUNT_ID
-_names = itertools.count()
-
-
-@dataclass
-class Env:
-    moto: str
-    harness: aws.Credentials
+from tests.integration.iam_env import Env, gateway, sandbox_env
+from tests.integration.iam_env import allow as _allow
+from tests.integration.iam_env import assumed_role as _role
+from tests.integration.iam_env import denied as _denied
+from tests.integration.iam_env import doc as _doc
+from tests.integration.iam_env import last as _last
+from tests.integration.iam_env import make_fault as _fault
+from tests.integration.iam_env import names as _names
+from tests.integration.iam_env import queue as _queue
 
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[Env]:
-    with Sandbox(postgres=False) as sb:
-        yield Env(sb.moto.url, aws.harness_credentials(sb.moto.url))
+    yield from sandbox_env()
 
 
 @pytest.fixture
 def gw(env: Env) -> Iterator[Gateway]:
-    with Gateway(env.moto, Recorder()) as gateway:
-        yield gateway
-
-
-def _doc(*statements: dict[str, Any]) -> str:
-    return json.dumps({"Version": "2012-10-17", "Statement": list(statements)})
-
-
-def _allow(action: str | list[str], resource: str | list[str] = "*") -> dict[str, Any]:
-    return {"Effect": "Allow", "Action": action, "Resource": resource}
-
-
-@dataclass
-class Role:
-    arn: str
-    name: str
-    creds: aws.Credentials
-
-    def client(self, service: str, gw: Gateway) -> Any:
-        return aws.client(service, gw.url, self.creds)
-
-
-def _role(env: Env, gw: Gateway, *statements: dict[str, Any], process: str = "worker-0",
-          boundary: str | None = None) -> Role:
-    iam = aws.client("iam", env.moto)
-    name = f"role-{next(_names)}"
-    trust = _doc({"Effect": "Allow", "Principal": {"AWS": aws.HARNESS_ARN},
-                  "Action": "sts:AssumeRole"})
-    extra = {"PermissionsBoundary": boundary} if boundary else {}
-    arn = iam.create_role(RoleName=name, AssumeRolePolicyDocument=trust, **extra)["Role"]["Arn"]
-    if statements:
-        iam.put_role_policy(RoleName=name, PolicyName="main", PolicyDocument=_doc(*statements))
-    creds = aws.assume(env.moto, env.harness, arn, process)
-    gw.invalidate()  # the gateway read IAM before this role existed
-    gw.register(creds.access_key_id, process, secret_access_key=creds.secret_access_key,
-                principal_arn=assumed_role_arn(arn, process), role_arn=arn,
-                session_token=creds.token)
-    return Role(arn, name, creds)
+    yield from gateway(env)
 
 
 def _managed(env: Env, *statements: dict[str, Any]) -> str:
     return aws.client("iam", env.moto).create_policy(
         PolicyName=f"policy-{next(_names)}", PolicyDocument=_doc(*statements))["Policy"]["Arn"]
-
-
-def _queue(env: Env, **attributes: str) -> tuple[str, str]:
-    name = f"q-{next(_names)}"
-    url = aws.client("sqs", env.moto).create_queue(QueueName=name,
-                                                   Attributes=attributes)["QueueUrl"]
-    return url, f"arn:aws:sqs:us-east-1:{ACCT}:{name}"
 
 
 def _bucket(env: Env) -> str:
@@ -104,27 +53,6 @@ def _bucket(env: Env) -> str:
 
 def _key(env: Env) -> str:
     return aws.client("kms", env.moto).create_key()["KeyMetadata"]["Arn"]
-
-
-def _fault(gw: Gateway, kind: str, target: str, params: dict[str, Any], *,
-           roles: dict[str, str] | None = None, values: dict[str, Any] | None = None,
-           harness: aws.Credentials | None = None) -> Any:
-    spec = Fault(kind=kind, target=target, duration_seconds=0.01, params=params)
-    fault_kind = FAULTS[kind]
-    ctx = FaultContext(spec, fault_kind.Params.model_validate(params), gw.recorder, None, gw,
-                       threading.Event(), roles=roles or {}, values=values or {},
-                       harness=harness)
-    return fault_kind(ctx)
-
-
-def _denied(call: Any, code: str = "AccessDenied") -> None:
-    with pytest.raises(ClientError) as raised:
-        call()
-    assert raised.value.response["Error"]["Code"] == code
-
-
-def _last(gw: Gateway) -> dict[str, Any]:
-    return [op for op in gw.recorder.snapshot() if op["kind"] == "authz"][-1]["value"]
 
 
 # --- policy_rollback -------------------------------------------------------------------------
@@ -182,7 +110,7 @@ def test_a_role_s_managed_policy_is_rolled_back_and_inline_only_roles_are_left_a
 
 
 def test_a_boundary_is_attached_for_the_window_then_removed(env: Env, gw: Gateway) -> None:
-    url, arn = _queue(env, VisibilityTimeout="0")
+    url, arn = _queue(env, Attributes={"VisibilityTimeout": "0"})
     worker = _role(env, gw, _allow("sqs:*", arn))
     sqs = worker.client("sqs", gw)
     sqs.send_message(QueueUrl=url, MessageBody="x")
@@ -289,7 +217,7 @@ def test_a_bucket_policy_keeps_its_statements_and_gets_them_back(env: Env,
 def test_a_key_policy_deny_stops_sqs_from_decrypting_for_the_role(env: Env,
                                                                   gw: Gateway) -> None:
     key = _key(env)
-    url, arn = _queue(env, KmsMasterKeyId=key)
+    url, arn = _queue(env, Attributes={"KmsMasterKeyId": key})
     worker = _role(env, gw, _allow("sqs:*", arn),
                    _allow(["kms:Decrypt", "kms:GenerateDataKey"], key))
     sqs = worker.client("sqs", gw)
@@ -355,7 +283,7 @@ def test_fault_start_and_end_carry_what_changed_and_what_was_restored(env: Env,
 
 def test_sqs_needs_the_key_use_its_docs_name(env: Env, gw: Gateway) -> None:
     key = _key(env)
-    url, arn = _queue(env, KmsMasterKeyId=key)
+    url, arn = _queue(env, Attributes={"KmsMasterKeyId": key})
     producer = _role(env, gw, _allow("sqs:SendMessage", arn), _allow("kms:GenerateDataKey", key),
                      process="producer")
     _denied(lambda: producer.client("sqs", gw).send_message(QueueUrl=url, MessageBody="x"),
@@ -367,7 +295,7 @@ def test_sqs_needs_the_key_use_its_docs_name(env: Env, gw: Gateway) -> None:
         process="producer-2")
     both.client("sqs", gw).send_message(QueueUrl=url, MessageBody="x")
     # An AWS managed key needs no grant: the whole account may use it through SQS.
-    managed_url, managed_arn = _queue(env, KmsMasterKeyId="alias/aws/sqs")
+    managed_url, managed_arn = _queue(env, Attributes={"KmsMasterKeyId": "alias/aws/sqs"})
     plain = _role(env, gw, _allow("sqs:SendMessage", managed_arn), process="producer-3")
     plain.client("sqs", gw).send_message(QueueUrl=managed_url, MessageBody="x")
 
