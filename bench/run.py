@@ -2,8 +2,9 @@
 
 Writes bench/results.json and the generated tables of docs/benchmarks.md (between its
 `bench:begin` and `bench:end` markers). Repeats: BENCH_REPEATS (default 3). Parts:
-BENCH_PARTS, a comma list of sandbox, moto, init, foundation, golden, validate, gateway
-(default: all). Every number comes from this machine, in this run.
+BENCH_PARTS, a comma list of sandbox, moto, init, foundation, golden, bare, validate,
+gateway (default: all); BENCH_SCENARIOS, the scenarios `validate` runs (default: every
+one). Every number comes from this machine, in this run.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,23 +23,32 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import requests
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import gateway_overhead  # noqa: E402
 from kit import scenario, settings  # noqa: E402
+from kit.deploy.hcl import parse  # noqa: E402
+from kit.deploy.override import endpoint_env, write_provider_config  # noqa: E402
 from kit.deploy.terraform import Terraform  # noqa: E402
 from kit.deploy.toolchain import write_cli_config  # noqa: E402
 from kit.history import History  # noqa: E402
 from kit.run import run_once  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
 from kit.sandbox.moto import MotoServer  # noqa: E402
+from kit.sandbox.ports import free_port  # noqa: E402
+from kit.sandbox.process import ManagedProcess  # noqa: E402
 from kit.validate import validate  # noqa: E402
+from kit.workload.aws import HARNESS_ARN  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
-ALL_PARTS = "sandbox,moto,init,foundation,golden,validate,gateway"
+ALL_PARTS = "sandbox,moto,init,foundation,golden,bare,validate,gateway"
 PARTS = set(os.environ.get("BENCH_PARTS", ALL_PARTS).split(","))
 DOC = ROOT / "docs" / "benchmarks.md"
+# What a run costs besides the scenario's own clock (the workload and its recovery).
+FIXED_STAGES = ("sandbox", "gate", "init", "apply", "bind", "observe", "teardown", "check")
 STAGE_ORDER = ["sandbox", "gate", "init", "apply", "bind", "workload", "recover", "observe",
                "teardown", "check"]
 
@@ -170,19 +181,63 @@ def golden_runs(sandbox: Sandbox) -> dict[str, Any]:
     return out
 
 
-def validate_serial_vs_parallel() -> dict[str, Any]:
-    """The whole kill matrix (golden under every fault + every variant), --jobs 1 vs 2."""
+def bare_apply(workdir: Path) -> dict[str, Any]:
+    """The golden order-pipeline applied by a bare terraform (it starts the provider
+    itself, unconfined) to a bare moto server (no fidelity fixes, no kit), each time to an
+    empty one: what a run's fixed cost is compared with. Same provider binary and waiter
+    setting as the kit's, so that the difference is the kit."""
     sc = scenario.load("order-pipeline")
+    port = free_port()
+    moto = ManagedProcess("moto-bare", [sys.executable, "-m", "moto.server", "-p", str(port)],
+                          workdir / "moto-bare.log")
+    url = f"http://127.0.0.1:{port}"
+    samples: dict[str, list[float]] = {"init": [], "apply": []}
+    try:
+        moto.wait_ready(lambda: _answers(url), 30, f"HTTP on port {port}")
+        for k in range(REPEATS):
+            work = workdir / f"bare-{k}"
+            shutil.copytree(sc.golden, work)
+            write_provider_config(work, parse(work), url)
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
+                   "TF_CLI_CONFIG_FILE": str(write_cli_config()), "TF_IN_AUTOMATION": "1",
+                   "CHECKPOINT_DISABLE": "1", "KIT_EMULATOR_WAITERS": "1",
+                   **endpoint_env(url)}
+            for stage, args in (("init", ["init", "-input=false"]),
+                                ("apply", ["apply", "-auto-approve", "-input=false",
+                                           f"-var=harness_principal_arn={HARNESS_ARN}"])):
+                started = time.perf_counter()
+                subprocess.run([settings.terraform_binary() or "terraform", *args], cwd=work,
+                               env=env, check=True, capture_output=True)
+                samples[stage].append(time.perf_counter() - started)
+            requests.post(f"{url}/moto-api/reset", timeout=10).raise_for_status()
+    finally:
+        moto.stop()
+    return {stage: stats(v) for stage, v in samples.items()}
+
+
+def _answers(url: str) -> bool:
+    return requests.get(f"{url}/moto-api/data.json", timeout=1).ok
+
+
+def fixed_overhead(golden: dict[str, Any]) -> dict[str, float]:
+    """A run's cost besides the scenario's clock, over every golden run (stage medians)."""
+    return {stage: round(statistics.median(
+        g["stages"][stage]["median"] for g in golden.values() if stage in g["stages"]), 3)
+        for stage in FIXED_STAGES if any(stage in g["stages"] for g in golden.values())}
+
+
+def validate_every_scenario() -> dict[str, Any]:
+    """Each scenario's whole kill matrix with --jobs 2: wall time and rows as expected."""
+    wanted = os.environ.get("BENCH_SCENARIOS")
+    names = wanted.split(",") if wanted else scenario.known()
     out: dict[str, Any] = {}
-    for jobs in (1, 2):
+    for name in names:
         with tempfile.TemporaryDirectory() as runs:
             started = time.perf_counter()
-            rows = validate(sc, Path(runs), jobs=jobs)
-            out[f"jobs_{jobs}"] = {"seconds": round(time.perf_counter() - started, 1),
-                                   "runs": sum(len(r.runs) for r in rows),
-                                   "rows_as_expected": sum(r.ok for r in rows),
-                                   "rows": len(rows)}
-    out["speedup_jobs_2"] = round(out["jobs_1"]["seconds"] / out["jobs_2"]["seconds"], 2)
+            rows = validate(scenario.load(name), Path(runs), jobs=2)
+            out[name] = {"seconds": round(time.perf_counter() - started, 1),
+                         "runs": sum(len(r.runs) for r in rows),
+                         "rows_as_expected": sum(r.ok for r in rows), "rows": len(rows)}
     return out
 
 
@@ -238,13 +293,19 @@ def markdown(results: dict[str, Any]) -> str:
     if "init" in results:
         ratios.append(f"init from the mirror / through a plugin cache: "
                       f"{results['init']['ratio_mirror_over_cache']}×")
-    if "validate" in results:
-        v = results["validate"]
-        ratios.append(f"`kit validate order-pipeline`: {v['jobs_1']['seconds']} s with "
-                      f"--jobs 1, {v['jobs_2']['seconds']} s with --jobs 2 "
-                      f"({v['jobs_2']['runs']} runs; speed-up {v['speedup_jobs_2']}×; "
-                      f"{v['jobs_2']['rows_as_expected']}/{v['jobs_2']['rows']} rows as "
-                      "expected)")
+    if "golden_order_pipeline" in results:
+        fixed = fixed_overhead(results["golden_order_pipeline"])
+        ratios.append(f"fixed overhead per run (median over the golden runs of "
+                      f"{' + '.join(fixed)}): {sum(fixed.values()):.2f} s")
+        if "bare" in results:
+            bare = results["bare"]["apply"]["median"]
+            ratios.append(f"bare `terraform apply` of the same golden to a bare moto server: "
+                          f"{bare:.2f} s (init {results['bare']['init']['median']:.2f} s); "
+                          f"the run's fixed overhead / bare apply: "
+                          f"{sum(fixed.values()) / bare:.2f}×")
+    for name, v in results.get("validate", {}).items():
+        ratios.append(f"`kit validate {name} --jobs 2`: {v['seconds']} s ({v['runs']} runs; "
+                      f"{v['rows_as_expected']}/{v['rows']} rows as expected)")
     if "gateway" in results:
         ratios += [f"gateway, {kind}: {g['direct_ms']} ms direct, {g['gateway_ms']} ms "
                    f"through it (+{g['overhead_ms']} ms, {g['ratio']}×)"
@@ -291,8 +352,11 @@ def main() -> None:
                 results["foundation_stack"] = apply_cycle(sandbox)
             if "golden" in PARTS:
                 results["golden_order_pipeline"] = golden_runs(sandbox)
+    if "bare" in PARTS:
+        with tempfile.TemporaryDirectory() as tmp:
+            results["bare"] = bare_apply(Path(tmp))
     if "validate" in PARTS:
-        results["validate"] = validate_serial_vs_parallel()
+        results["validate"] = validate_every_scenario()
     if "gateway" in PARTS:
         results["gateway"] = gateway_overhead.main(300)
     path = ROOT / "bench" / "results.json"

@@ -36,7 +36,7 @@ from kit.sandbox.view import View
 
 IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
                                  ".git", "__pycache__")
-TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0, "output": 60.0,
+TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0,
             "plan": 300.0, "destroy": 600.0}
 _STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
 _DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
@@ -262,8 +262,10 @@ class Terraform:
 
     def outputs(self) -> dict[str, Any]:
         """The root module's outputs, by name, as plain values."""
-        raw = json.loads(self._cli("output", "output", "-json", "-no-color").stdout or "{}")
-        return {name: entry.get("value") for name, entry in raw.items()}
+        # Read from the state `terraform output -json` reads (the gate allows the local
+        # backend only): one terraform command and its sandbox fewer per run.
+        return {name: entry.get("value")
+                for name, entry in self._state().get("outputs", {}).items()}
 
     def pending_changes(self, variables: Mapping[str, str] | None = None) -> list[str]:
         """What a fresh plan would still change after an apply ("address: action"); empty
@@ -282,15 +284,19 @@ class Terraform:
 
     def managed_values(self) -> set[str]:
         """Every string attribute value of the resources the solution manages (from state)."""
-        state = json.loads((self.dir / "terraform.tfstate").read_text())
         values: set[str] = set()
-        for resource in state.get("resources", []):
+        for resource in self._state().get("resources", []):
             if resource.get("mode") != "managed":
                 continue
             for instance in resource.get("instances", []):
                 values |= {v for v in instance.get("attributes", {}).values()
                            if isinstance(v, str)}
         return values
+
+    def _state(self) -> dict[str, Any]:
+        """The state after an apply (empty before one)."""
+        path = self.dir / "terraform.tfstate"
+        return json.loads(path.read_text()) if path.exists() else {}
 
     @staticmethod
     def _var_args(variables: Mapping[str, str] | None) -> list[str]:
