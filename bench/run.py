@@ -100,36 +100,21 @@ def _tree_bytes(path: Path) -> int:
 
 def init_modes(sandbox: Sandbox) -> dict[str, Any]:
     """`terraform init` of the golden: attached to the sandbox's provider (what a run does),
-    installing from the mirror, and from the mirror through a shared plugin cache."""
+    and installing from the mirror (what a terraform without the kit does)."""
     sc = scenario.load("order-pipeline")
-    with tempfile.TemporaryDirectory() as tmp:
-        cache_config = Path(tmp) / "cache.tfrc"
-        cache_config.write_text(f'plugin_cache_dir = "{Path(tmp) / "plugin-cache"}"\n'
-                                + write_cli_config().read_text())
-        (Path(tmp) / "plugin-cache").mkdir()
-        modes: dict[str, tuple[str | None, Path | None]] = {
-            "reattach": (sandbox.provider.reattach, None),
-            "mirror": (None, None),
-            "mirror_plugin_cache": (None, cache_config),
-        }
-        out: dict[str, Any] = {}
-        for mode, (reattach, config) in modes.items():
-            samples, sizes = [], []
-            for k in range(REPEATS + (1 if config else 0)):  # +1: fill the cache first
-                with tempfile.TemporaryDirectory() as work:
-                    tf = Terraform(sc.golden, Path(work), reattach=reattach)
-                    tf.configure(sandbox.moto.url)
-                    if config:
-                        tf.env["TF_CLI_CONFIG_FILE"] = str(config)
-                    started = time.perf_counter()
-                    tf.init()
-                    if config and k == 0:
-                        continue
-                    samples.append(time.perf_counter() - started)
-                    sizes.append(_tree_bytes(tf.dir / ".terraform"))
-            out[mode] = stats(samples) | {"dot_terraform_mb": round(max(sizes) / 2**20, 1)}
-    out["ratio_mirror_over_cache"] = round(
-        out["mirror"]["median"] / out["mirror_plugin_cache"]["median"], 1)
+    out: dict[str, Any] = {}
+    for mode, reattach in (("reattach", sandbox.provider.reattach), ("mirror", None)):
+        samples, sizes = [], []
+        for _ in range(REPEATS):
+            with tempfile.TemporaryDirectory(dir=sandbox.runs_dir) as work:
+                tf = Terraform(sc.golden, Path(work), reattach=reattach,
+                               provider_cwd=sandbox.provider.cwd if reattach else None)
+                tf.configure(sandbox.moto.url)
+                started = time.perf_counter()
+                tf.init()
+                samples.append(time.perf_counter() - started)
+                sizes.append(_tree_bytes(tf.dir / ".terraform"))
+        out[mode] = stats(samples) | {"dot_terraform_mb": round(max(sizes) / 2**20, 1)}
     return out
 
 
@@ -137,9 +122,9 @@ def apply_cycle(sandbox: Sandbox) -> dict[str, dict[str, float]]:
     """init / apply / destroy of the foundation test stack."""
     samples: dict[str, list[float]] = {"init": [], "apply": [], "destroy": []}
     for _ in range(REPEATS):
-        with tempfile.TemporaryDirectory() as work:
+        with tempfile.TemporaryDirectory(dir=sandbox.runs_dir) as work:
             tf = Terraform(ROOT / "tests" / "stacks" / "foundation", Path(work),
-                           reattach=sandbox.provider.reattach)
+                           reattach=sandbox.provider.reattach, provider_cwd=sandbox.provider.cwd)
             tf.configure(sandbox.moto.url)
             for stage, action in (("init", tf.init), ("apply", tf.apply),
                                   ("destroy", tf.destroy)):
@@ -276,8 +261,7 @@ def markdown(results: dict[str, Any]) -> str:
         simple += [("moto reset (between runs)", results["moto"]["reset"]),
                    ("moto restart", results["moto"]["restart"])]
     modes = {"reattach": "attached to the sandbox's provider (a run)",
-             "mirror": "from the offline mirror",
-             "mirror_plugin_cache": "from the mirror through a plugin cache"}
+             "mirror": "from the offline mirror"}
     for mode, entry in results.get("init", {}).items():
         if isinstance(entry, dict):
             simple.append((f"terraform init of the golden, {modes[mode]}; .terraform holds "
@@ -290,9 +274,6 @@ def markdown(results: dict[str, Any]) -> str:
     ratios = []
     if "moto" in results:
         ratios.append(f"moto restart / reset: {results['moto']['ratio_restart_over_reset']}×")
-    if "init" in results:
-        ratios.append(f"init from the mirror / through a plugin cache: "
-                      f"{results['init']['ratio_mirror_over_cache']}×")
     if "golden_order_pipeline" in results:
         fixed = fixed_overhead(results["golden_order_pipeline"])
         ratios.append(f"fixed overhead per run (median over the golden runs of "
