@@ -20,6 +20,7 @@ import pytest
 
 from kit import scenario, settings
 from kit.history import History
+from kit.sandbox import identity
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.support import missing
 from kit.validate import Row, validate
@@ -95,9 +96,14 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     found = _said(tmp_path, "read-golden", "read-golden:")
     assert found and all(line == "found 0: []" for line in found), found
     struck = _said(tmp_path, "signal-kit", "signal-kit:")
-    assert struck and all(re.fullmatch(r"parent 1: ptrace: Operation not permitted; SIGSTOP: "
-                                       r"Operation not permitted; SIGKILL: Operation not "
-                                       r"permitted", line) for line in struck), struck
+    # Its parent is the sandbox's init. As root the init is another user's: every attempt is
+    # refused. Without root the init has the worker's uid, so kill(2) succeeds, but the
+    # kernel drops SIGSTOP and SIGKILL sent to a PID namespace's init from inside it
+    # (pid_namespaces(7)): the worker lived on to print this, and its row was judged as
+    # expected above.
+    signals = "Operation not permitted" if identity.can_switch() else "sent"
+    assert struck and all(line == f"parent 1: ptrace: Operation not permitted; SIGSTOP: "
+                                  f"{signals}; SIGKILL: {signals}" for line in struck), struck
     assert not changes(before, fingerprint(*_protected(other_run)))
 
     lacking = missing()
