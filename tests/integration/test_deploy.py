@@ -234,11 +234,15 @@ resource "aws_s3_object" "o" {
     tf.destroy()
 
 
+# Each child handles Ctrl-C as the kit's CLI does (`interrupt.install`): a shell's background
+# job, such as a CI step, may start it with SIGINT ignored.
 CHILD = textwrap.dedent("""
     import sys, tempfile
     from pathlib import Path
+    from kit import interrupt
     from kit.deploy.terraform import Terraform
     from kit.sandbox import Sandbox
+    interrupt.install()
     with Sandbox(postgres=False) as sb, tempfile.TemporaryDirectory() as work:
         tf = Terraform(Path(sys.argv[1]), Path(work))
         tf.configure(sb.moto.url)

@@ -73,9 +73,13 @@ def test_ten_cycles_leave_no_process_port_or_temp_dir() -> None:
     assert sandbox_temp_dirs() == before
 
 
+# The child handles Ctrl-C as the kit's CLI does (`interrupt.install`): a shell's background
+# job, such as a CI step, may start it with SIGINT ignored.
 CHILD = textwrap.dedent("""
     import json, sys, time
+    from kit import interrupt
     from kit.sandbox import Sandbox
+    interrupt.install()
     with Sandbox() as sb:
         print(json.dumps({"pids": [sb.moto.process.pid, sb.toxiproxy.process.pid,
                                    sb.postgres.process.pid],
