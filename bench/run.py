@@ -176,6 +176,9 @@ def bare_apply(workdir: Path) -> dict[str, Any]:
     moto = ManagedProcess("moto-bare", [sys.executable, "-m", "moto.server", "-p", str(port)],
                           workdir / "moto-bare.log")
     url = f"http://127.0.0.1:{port}"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
+           "TF_CLI_CONFIG_FILE": str(write_cli_config()), "TF_IN_AUTOMATION": "1",
+           "CHECKPOINT_DISABLE": "1", "KIT_EMULATOR_WAITERS": "1", **endpoint_env(url)}
     samples: dict[str, list[float]] = {"init": [], "apply": []}
     try:
         moto.wait_ready(lambda: _answers(url), 30, f"HTTP on port {port}")
@@ -183,10 +186,6 @@ def bare_apply(workdir: Path) -> dict[str, Any]:
             work = workdir / f"bare-{k}"
             shutil.copytree(sc.golden, work)
             write_provider_config(work, parse(work), url)
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(workdir),
-                   "TF_CLI_CONFIG_FILE": str(write_cli_config()), "TF_IN_AUTOMATION": "1",
-                   "CHECKPOINT_DISABLE": "1", "KIT_EMULATOR_WAITERS": "1",
-                   **endpoint_env(url)}
             for stage, args in (("init", ["init", "-input=false"]),
                                 ("apply", ["apply", "-auto-approve", "-input=false",
                                            f"-var=harness_principal_arn={HARNESS_ARN}"])):

@@ -68,9 +68,9 @@ class Role:
         return aws.client(service, gw.url, self.creds)
 
 
-def assumed_role(env: Env, gw: Gateway, *statements: dict[str, Any], process: str = "worker-0",
-         session: str | None = None, path: str = "/", tags: dict[str, str] | None = None,
-         boundary: str | None = None) -> Role:
+def assumed_role(env: Env, gw: Gateway, *statements: dict[str, Any],
+                 process: str = "worker-0", session: str | None = None, path: str = "/",
+                 tags: dict[str, str] | None = None, boundary: str | None = None) -> Role:
     """A fresh role with these inline statements, assumed and registered as the kit does."""
     iam = aws.client("iam", env.moto)
     name = f"role-{next(names)}"

@@ -7,7 +7,6 @@ gateway with plain boto3 clients. Policies are read by the gateway from moto its
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,12 +14,18 @@ import pytest
 import requests
 from botocore.parsers import create_parser
 
-from kit.faults import FAULTS, FaultContext
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
-from kit.scenario import Fault
 from kit.workload import aws
-from tests.integration.iam_env import ACCT, Env, Role, assumed_role, gateway, sandbox_env
+from tests.integration.iam_env import (
+    ACCT,
+    Env,
+    Role,
+    assumed_role,
+    gateway,
+    make_fault,
+    sandbox_env,
+)
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import authz as _authz
 from tests.integration.iam_env import denied as _denied
@@ -382,11 +387,8 @@ def test_iam_deny_denies_the_role_until_healed(env: Env, gw: Gateway) -> None:
     url, arn = _queue(env)
     worker = _principal(env, gw, _allow("sqs:*", arn))
     sqs = worker.client("sqs", gw)
-    spec = Fault(kind="iam_deny", target="role.worker", duration_seconds=0.01)
-    kind = FAULTS["iam_deny"]
-    ctx = FaultContext(spec, kind.Params(actions=["sqs:SendMessage"]), gw.recorder, None, gw,
-                       threading.Event(), roles={"role.worker": worker.arn})
-    fault = kind(ctx)
+    fault = make_fault(gw, "iam_deny", "role.worker", {"actions": ["sqs:SendMessage"]},
+                       roles={"role.worker": worker.arn})
     detail = fault.start()
     assert detail["policy"] == "kit-revoke" and detail["target"] == worker.arn
     _denied(lambda: sqs.send_message(QueueUrl=url, MessageBody="x"))
