@@ -158,11 +158,11 @@ class Gateway:
                 self.recorder.record(process, "receive", message_id=msg["message_id"],
                                      key=self.key_of(msg["body"]),
                                      receive_count=msg["receive_count"], **extra)
-        elif status == 200 and action in ("DeleteMessage", "DeleteMessageBatch"):
-            for entry in request.entries():
+        elif action in ("DeleteMessage", "DeleteMessageBatch"):
+            for entry in sqs.succeeded(request, status, data):
                 self.recorder.record(process, "delete", message_id=self._message_of(entry))
-        elif status == 200 and action.startswith("ChangeMessageVisibility"):
-            for entry in request.entries():
+        elif action.startswith("ChangeMessageVisibility"):
+            for entry in sqs.succeeded(request, status, data):
                 self.recorder.record(process, "change_visibility",
                                      message_id=self._message_of(entry),
                                      timeout=float(entry.get("VisibilityTimeout", 0)))

@@ -95,6 +95,21 @@ def received(request: SqsRequest, status: int, body: bytes) -> list[dict[str, An
     return out
 
 
+def succeeded(request: SqsRequest, status: int, body: bytes) -> list[dict[str, Any]]:
+    """The entries of a call that took effect: a batch answers 200 with each entry in
+    `Successful` or `Failed` (e.g. an expired receipt handle), a single call by its status."""
+    if status != 200:
+        return []
+    if not request.action.endswith("Batch"):
+        return [request.params]
+    if request.protocol == "json":
+        ok = {e.get("Id") for e in json.loads(body or b"{}").get("Successful", [])}
+    else:
+        text = body.decode(errors="replace")
+        ok = set(re.findall(r"<\w+BatchResultEntry>\s*<Id>([^<]*)</Id>", text))
+    return [e for e in request.entries() if e.get("Id") in ok]
+
+
 def success_reply(request: SqsRequest) -> tuple[int, dict[str, str], bytes]:
     """A reply that says the call succeeded (used when a fault swallows a call)."""
     if request.protocol == "json":

@@ -47,14 +47,16 @@ def _registry() -> dict[str, Behaviour]:
 # none the kit can probe: a cross-check then says it cannot tell which emulator is right).
 RELIED_ON: dict[str, tuple[str, ...]] = {
     "delivery.no_loss": ("sqs.visibility_timeout", "sqs.redrive_to_dlq",
-                         "sqs.released_waits_its_turn", "sqs.fifo_deduplication"),
+                         "sqs.released_waits_its_turn", "sqs.fifo_deduplication",
+                         "sqs.fifo_expired_receipt_handle"),
     "delivery.poison_to_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
                                "sqs.release_with_zero_visibility",
                                "sqs.released_waits_its_turn"),
     "delivery.no_valid_in_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
                                  "sqs.visibility_timeout"),
     "delivery.no_concurrent_processing": ("sqs.visibility_timeout", "sqs.one_receiver",
-                                          "sqs.fifo_group_lock"),
+                                          "sqs.fifo_group_lock",
+                                          "sqs.fifo_expired_receipt_handle"),
     "idempotency.effects_once": ("sqs.fifo_deduplication", "sqs.visibility_timeout"),
     "recovery.within_rto": ("sqs.visibility_timeout",),
     "ledger.per_group_order": ("sqs.fifo_order", "sqs.fifo_group_lock"),

@@ -78,6 +78,40 @@ def fifo_deduplication(clients: Clients) -> Observation:
                        + (f"delivered ({again})" if again else "accepted, not delivered"))
 
 
+def _refused(sqs: Any, url: str, handle: str) -> str:
+    try:
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=handle)
+    except sqs.exceptions.ClientError as error:
+        return f"refused ({error.response['Error']['Code']})"
+    return "accepted"
+
+
+def fifo_expired_receipt_handle(clients: Clients) -> Observation:
+    sqs = clients("sqs")
+    url = _queue(sqs, fifo=True)
+    sqs.send_message(QueueUrl=url, MessageBody="m", MessageGroupId="g",
+                     MessageDeduplicationId="m")
+    first = _receive(sqs, url, wait=1, visibility=1)
+    if not first:
+        return Observation(False, "the message sent was not received")
+    deadline = time.monotonic() + 8
+    while time.monotonic() < deadline and sqs.get_queue_attributes(
+            QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"][
+            "ApproximateNumberOfMessages"] == "0":
+        time.sleep(0.05)  # polling for the lapse: the state probed, bounded
+    lapsed = _refused(sqs, url, first[0]["ReceiptHandle"])
+    again = _receive(sqs, url, wait=1, visibility=30)
+    if not again:
+        return Observation(False, f"lapsed handle: {lapsed}; the message was not received "
+                           "again")
+    superseded = _refused(sqs, url, first[0]["ReceiptHandle"])
+    if superseded.startswith("refused"):
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=again[0]["ReceiptHandle"])
+    return Observation(lapsed.startswith("refused") and superseded.startswith("refused"),
+                       f"a delete with the handle of a lapsed receive: {lapsed}; with it "
+                       f"once the message was received again: {superseded}")
+
+
 def visibility_timeout(clients: Clients) -> Observation:
     sqs = clients("sqs")
     url = _queue(sqs)
@@ -189,6 +223,11 @@ BEHAVIOURS = (
     Behaviour("sqs.fifo_deduplication", "FIFO: 5-minute deduplication", "SendMessage API, "
               "MessageDeduplicationId: a message with an ID sent in the last 5 minutes is "
               "accepted but not delivered", fifo_deduplication),
+    Behaviour("sqs.fifo_expired_receipt_handle", "FIFO: an expired receipt handle cannot "
+              "delete", "AWS Knowledge Center, 'ReceiptHandleIsInvalid or "
+              "InvalidParameterValue error when I delete messages': the receipt handle "
+              "expires after the visibility timeout (old handles might work only on standard "
+              "queues)", fifo_expired_receipt_handle),
     Behaviour("sqs.visibility_timeout", "visibility timeout hides, then returns", f"{GUIDE}, "
               "'Amazon SQS visibility timeout': a received message is hidden for the timeout, "
               "then visible again if not deleted", visibility_timeout),

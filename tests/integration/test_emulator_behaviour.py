@@ -58,5 +58,6 @@ def test_the_readme_table_is_what_was_measured(
 def test_the_kits_own_fixes_hold_on_moto(
         measured: dict[str, dict[str, probes.Observation]]) -> None:
     # Each fix in kit/sandbox/fidelity/ restores a behaviour probed here.
-    for behaviour in ("sqs.one_receiver", "sqs.fifo_deduplication"):
+    for behaviour in ("sqs.one_receiver", "sqs.fifo_deduplication",
+                      "sqs.fifo_expired_receipt_handle"):
         assert measured[behaviour]["moto"].matches, measured[behaviour]["moto"].detail

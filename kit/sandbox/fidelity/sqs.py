@@ -168,3 +168,41 @@ def setting_other_attributes_keeps_the_policy() -> None:
 
     _set_attributes._kit_fix = True  # type: ignore[attr-defined]
     Queue._set_attributes = _set_attributes  # type: ignore[method-assign]
+
+
+def fifo_receipt_handles_expire() -> None:
+    """SQS FIFO: a delete with a receipt handle whose visibility timeout has ended is
+    refused (InvalidParameterValue, "The receipt handle has expired"); the message stays.
+
+    AWS Knowledge Center, "Why do I get a ReceiptHandleIsInvalid or InvalidParameterValue
+    error when I delete messages from my Amazon SQS queue?": "The receipt handle expires
+    after a visibility timeout period" and the delete fails with "Value ... for parameter
+    ReceiptHandle is invalid. Reason: The receipt handle has expired."; "Old receipt handles
+    might work if you're using standard SQS queues" (so standard queues keep moto's way).
+    moto deletes a message with any handle it ever had, so a FIFO worker that deletes after
+    its lease lapsed, while another worker may hold the message, succeeds on moto and fails
+    on AWS. In a batch the entry fails and the others go on (moto's batch reports it).
+    """
+    from moto.sqs.exceptions import ReceiptHandleIsInvalid, SQSException
+    from moto.sqs.models import Queue
+
+    if getattr(Queue.delete_message, "_kit_fix", False):
+        return
+    original = Queue.delete_message
+
+    class ReceiptHandleExpired(ReceiptHandleIsInvalid):
+        def __init__(self, handle: str) -> None:
+            SQSException.__init__(self, "InvalidParameterValue",
+                                  f"Value {handle} for parameter ReceiptHandle is invalid. "
+                                  "Reason: The receipt handle has expired.")
+
+    def delete_message(self: Any, receipt_handle: str) -> None:
+        if self.fifo_queue and receipt_handle not in self.deleted_messages:
+            for message in self._messages:
+                if message.had_receipt_handle(receipt_handle) and (
+                        message.visible or message.receipt_handle != receipt_handle):
+                    raise ReceiptHandleExpired(receipt_handle)
+        original(self, receipt_handle)
+
+    delete_message._kit_fix = True  # type: ignore[attr-defined]
+    Queue.delete_message = delete_message  # type: ignore[method-assign]

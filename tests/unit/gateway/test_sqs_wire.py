@@ -62,3 +62,30 @@ def test_swallowed_batch_delete_reports_every_entry_successful() -> None:
     assert req is not None
     status, _, data = sqs.success_reply(req)
     assert status == 200 and json.loads(data) == {"Successful": [{"Id": "a"}], "Failed": []}
+
+
+def test_only_the_entries_that_took_effect_count_in_both_protocols() -> None:
+    # A batch answers 200 even when entries fail (SQS API reference, DeleteMessageBatch:
+    # "the result of the action on each message is reported individually").
+    body = json.dumps({"QueueUrl": "u", "Entries": [{"Id": "a", "ReceiptHandle": "r1"},
+                                                    {"Id": "b", "ReceiptHandle": "r2"}]})
+    req = sqs.parse({"x-amz-target": "AmazonSQS.DeleteMessageBatch"}, body.encode())
+    assert req is not None
+    reply = {"Successful": [{"Id": "b"}], "Failed": [{"Id": "a", "Code": "InvalidParameterValue",
+                                                      "SenderFault": True}]}
+    assert [e["Id"] for e in sqs.succeeded(req, 200, json.dumps(reply).encode())] == ["b"]
+    query = sqs.parse({}, b"Action=DeleteMessageBatch&QueueUrl=u"
+                          b"&DeleteMessageBatchRequestEntry.1.Id=a"
+                          b"&DeleteMessageBatchRequestEntry.1.ReceiptHandle=r1"
+                          b"&DeleteMessageBatchRequestEntry.2.Id=b"
+                          b"&DeleteMessageBatchRequestEntry.2.ReceiptHandle=r2")
+    assert query is not None
+    xml = (b"<DeleteMessageBatchResponse><DeleteMessageBatchResult><DeleteMessageBatchResultEntry>"
+           b"<Id>a</Id></DeleteMessageBatchResultEntry><BatchResultErrorEntry><Id>b</Id>"
+           b"<Code>InvalidParameterValue</Code></BatchResultErrorEntry>"
+           b"</DeleteMessageBatchResult></DeleteMessageBatchResponse>")
+    assert [e["Id"] for e in sqs.succeeded(query, 200, xml)] == ["a"]
+    single = sqs.parse({"x-amz-target": "AmazonSQS.DeleteMessage"}, b'{"ReceiptHandle": "r"}')
+    assert single is not None
+    assert sqs.succeeded(single, 200, b"{}") == [single.params]
+    assert sqs.succeeded(single, 400, b"{}") == []

@@ -84,3 +84,58 @@ def test_two_concurrent_receives_never_take_the_same_message() -> None:
         for thread in threads:
             thread.join(timeout=10)
     assert got == ["only one"]
+
+
+def _lapsed_fifo_message(sqs) -> tuple[str, str]:  # noqa: ANN001
+    """A FIFO queue, and the receipt handle of its one message whose visibility has ended."""
+    url = sqs.create_queue(QueueName="lapse.fifo", Attributes={
+        "FifoQueue": "true", "ContentBasedDeduplication": "true"})["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="m", MessageGroupId="A")
+    handle = sqs.receive_message(QueueUrl=url, VisibilityTimeout=30)["Messages"][0][
+        "ReceiptHandle"]
+    # Its visibility timeout ends (as 30 s later), without waiting for it.
+    for message in models.sqs_backends["123456789012"]["us-east-1"].queues[
+            "lapse.fifo"]._messages:
+        message.visible_at = 0
+    return url, handle
+
+
+@mock_aws
+def test_a_fifo_receipt_handle_expires_with_its_visibility_timeout() -> None:
+    # AWS Knowledge Center, "Why do I get a ReceiptHandleIsInvalid or InvalidParameterValue
+    # error when I delete messages from my Amazon SQS queue?": the receipt handle expires
+    # after the visibility timeout; the delete fails with InvalidParameterValue, "The
+    # receipt handle has expired". A handle still within its timeout deletes.
+    fidelity.apply_all()
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url, old = _lapsed_fifo_message(sqs)
+    try:
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=old)
+        raise AssertionError("an expired FIFO receipt handle deleted its message")
+    except sqs.exceptions.ClientError as error:
+        assert error.response["Error"]["Code"] == "InvalidParameterValue"
+        assert "The receipt handle has expired" in error.response["Error"]["Message"]
+    batch = sqs.delete_message_batch(QueueUrl=url, Entries=[{"Id": "0", "ReceiptHandle": old}])
+    assert [f["Id"] for f in batch.get("Failed", [])] == ["0"] and not batch.get("Successful")
+    again = sqs.receive_message(QueueUrl=url, VisibilityTimeout=30)["Messages"]
+    assert [m["Body"] for m in again] == ["m"]
+    # Received again: the old handle stays expired, the new one deletes.
+    try:
+        sqs.delete_message(QueueUrl=url, ReceiptHandle=old)
+        raise AssertionError("a superseded FIFO receipt handle deleted its message")
+    except sqs.exceptions.ClientError as error:
+        assert error.response["Error"]["Code"] == "InvalidParameterValue"
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=again[0]["ReceiptHandle"])
+    assert "Messages" not in sqs.receive_message(QueueUrl=url)
+
+
+@mock_aws
+def test_a_standard_queue_still_takes_an_old_receipt_handle() -> None:
+    # The same article: "Old receipt handles might work if you're using standard SQS queues".
+    fidelity.apply_all()
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    url = sqs.create_queue(QueueName="plain-old")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="m")
+    old = sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)["Messages"][0]["ReceiptHandle"]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=old)
+    assert "Messages" not in sqs.receive_message(QueueUrl=url)
