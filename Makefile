@@ -41,11 +41,11 @@ eval: setup
 	@test -n "$(SCENARIO)" || { echo "usage: make eval SCENARIO=<name> [SOLUTION=<dir>] [FAULT=<f>] [SEED=<n>]"; exit 2; }
 	$(KIT) eval $(SCENARIO) $(if $(SOLUTION),--solution $(SOLUTION)) $(if $(FAULT),--fault $(FAULT)) $(if $(SEED),--seed $(SEED))
 
-## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's), and the
-## every-fault sweeps marked slow
+## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's; on
+## EMULATOR=localstack if given), and the every-fault sweeps marked slow
 validate: setup-localstack
 	@set -e; for s in $(if $(SCENARIO),$(SCENARIO),$$($(KIT) list --names)); do \
-	  $(KIT) validate $$s --jobs $(JOBS); done
+	  $(KIT) validate $$s --jobs $(JOBS) $(if $(EMULATOR),--emulator $(EMULATOR)); done
 	$(if $(SCENARIO),,$(BIN)/pytest -q -m slow $(PYTEST_ARGS))
 
 ## test: unit + integration tests against real services, within the 25-minute budget;

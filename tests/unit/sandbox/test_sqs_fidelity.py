@@ -17,6 +17,8 @@ import time
 from unittest.mock import patch
 
 import boto3
+import pytest
+from botocore.exceptions import ClientError
 from moto import mock_aws
 from moto.sqs import models
 
@@ -109,22 +111,16 @@ def test_a_fifo_receipt_handle_expires_with_its_visibility_timeout() -> None:
     fidelity.apply_all()
     sqs = boto3.client("sqs", region_name="us-east-1")
     url, old = _lapsed_fifo_message(sqs)
-    try:
+    with pytest.raises(ClientError, match=r"InvalidParameterValue.*The receipt handle has "
+                                          r"expired"):
         sqs.delete_message(QueueUrl=url, ReceiptHandle=old)
-        raise AssertionError("an expired FIFO receipt handle deleted its message")
-    except sqs.exceptions.ClientError as error:
-        assert error.response["Error"]["Code"] == "InvalidParameterValue"
-        assert "The receipt handle has expired" in error.response["Error"]["Message"]
     batch = sqs.delete_message_batch(QueueUrl=url, Entries=[{"Id": "0", "ReceiptHandle": old}])
     assert [f["Id"] for f in batch.get("Failed", [])] == ["0"] and not batch.get("Successful")
     again = sqs.receive_message(QueueUrl=url, VisibilityTimeout=30)["Messages"]
     assert [m["Body"] for m in again] == ["m"]
     # Received again: the old handle stays expired, the new one deletes.
-    try:
+    with pytest.raises(ClientError, match="InvalidParameterValue"):
         sqs.delete_message(QueueUrl=url, ReceiptHandle=old)
-        raise AssertionError("a superseded FIFO receipt handle deleted its message")
-    except sqs.exceptions.ClientError as error:
-        assert error.response["Error"]["Code"] == "InvalidParameterValue"
     sqs.delete_message(QueueUrl=url, ReceiptHandle=again[0]["ReceiptHandle"])
     assert "Messages" not in sqs.receive_message(QueueUrl=url)
 
