@@ -78,12 +78,13 @@ def fifo_deduplication(clients: Clients) -> Observation:
                        + (f"delivered ({again})" if again else "accepted, not delivered"))
 
 
-def _refused(sqs: Any, url: str, handle: str) -> str:
+def _delete(sqs: Any, url: str, handle: str) -> str | None:
+    """The error code a delete with `handle` is refused with, or None if it is accepted."""
     try:
         sqs.delete_message(QueueUrl=url, ReceiptHandle=handle)
     except sqs.exceptions.ClientError as error:
-        return f"refused ({error.response['Error']['Code']})"
-    return "accepted"
+        return str(error.response["Error"]["Code"])
+    return None
 
 
 def fifo_expired_receipt_handle(clients: Clients) -> Observation:
@@ -99,17 +100,18 @@ def fifo_expired_receipt_handle(clients: Clients) -> Observation:
             QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"][
             "ApproximateNumberOfMessages"] == "0":
         time.sleep(0.05)  # polling for the lapse: the state probed, bounded
-    lapsed = _refused(sqs, url, first[0]["ReceiptHandle"])
+    lapsed = _delete(sqs, url, first[0]["ReceiptHandle"])
     again = _receive(sqs, url, wait=1, visibility=30)
-    if not again:
-        return Observation(False, f"lapsed handle: {lapsed}; the message was not received "
-                           "again")
-    superseded = _refused(sqs, url, first[0]["ReceiptHandle"])
-    if superseded.startswith("refused"):
+    superseded = _delete(sqs, url, first[0]["ReceiptHandle"]) if again else None
+    if again and superseded:
         sqs.delete_message(QueueUrl=url, ReceiptHandle=again[0]["ReceiptHandle"])
-    return Observation(lapsed.startswith("refused") and superseded.startswith("refused"),
-                       f"a delete with the handle of a lapsed receive: {lapsed}; with it "
-                       f"once the message was received again: {superseded}")
+    def said(code: str | None) -> str:
+        return f"refused ({code})" if code else "accepted"
+
+    return Observation(bool(lapsed and superseded),
+                       f"a delete with the handle of a lapsed receive: {said(lapsed)}; with it "
+                       "once the message was received again: "
+                       + (said(superseded) if again else "(it was not received again)"))
 
 
 def visibility_timeout(clients: Clients) -> Observation:
