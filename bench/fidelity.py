@@ -4,8 +4,8 @@ Every example of fidelity/corpus/ (vendored terraform-aws-modules examples, see
 fidelity/README.md) that is in scope (bench/fidelity_scope.py) goes through the deploy
 stage as a run does: one sandbox with its provider process, moto reset before each
 example, the kit's provider override (keeping the example's regions), then init, apply,
-`terraform output`, a plan whose pending changes are reported (a stack that reads back as
-declared has none), and destroy. A failure is classified as a run classifies it
+its outputs (read from the state), a plan whose pending changes are reported (a stack
+that reads back as declared has none), and destroy. A failure is classified as a run classifies it
 (kit/deploy/terraform.py): `error` names an emulator gap, `fail` keeps Terraform's
 diagnostic.
 

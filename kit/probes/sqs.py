@@ -87,6 +87,10 @@ def _delete(sqs: Any, url: str, handle: str) -> str | None:
     return None
 
 
+def _said(code: str | None) -> str:
+    return f"refused ({code})" if code else "accepted"
+
+
 def fifo_expired_receipt_handle(clients: Clients) -> Observation:
     sqs = clients("sqs")
     url = _queue(sqs, fifo=True)
@@ -105,13 +109,10 @@ def fifo_expired_receipt_handle(clients: Clients) -> Observation:
     superseded = _delete(sqs, url, first[0]["ReceiptHandle"]) if again else None
     if again and superseded:
         sqs.delete_message(QueueUrl=url, ReceiptHandle=again[0]["ReceiptHandle"])
-    def said(code: str | None) -> str:
-        return f"refused ({code})" if code else "accepted"
-
     return Observation(bool(lapsed and superseded),
-                       f"a delete with the handle of a lapsed receive: {said(lapsed)}; with it "
-                       "once the message was received again: "
-                       + (said(superseded) if again else "(it was not received again)"))
+                       f"a delete with the handle of a lapsed receive: {_said(lapsed)}; with "
+                       "it once the message was received again: "
+                       + (_said(superseded) if again else "(it was not received again)"))
 
 
 def visibility_timeout(clients: Clients) -> Observation:
