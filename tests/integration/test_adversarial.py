@@ -68,6 +68,10 @@ def _not_ok(rows: list[Row]) -> dict[str, object]:
             for row in rows if not row.ok}
 
 
+# Serial: it fingerprints shared trees (the kit, its cache) that parallel tests may write
+# caches into, and its hostile fixtures (fork bomb, memory hog, disk filler) load the
+# machine other tests time themselves on.
+@pytest.mark.serial
 @pytest.mark.timeout(2400)
 def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     before = fingerprint(*_protected(other_run))

@@ -168,6 +168,9 @@ STAGES = ["start", "sandbox", "gate", "init", "apply", "bind", "workload", "reco
 QUICK_STAGES = ("start", "apply", "workload")
 
 
+# Serial (both Ctrl-C tests): the ports the kit listened on must be closed after it, and
+# another worker may take a freed one at once; the signal must land in a short stage.
+@pytest.mark.serial
 @pytest.mark.parametrize("stage", [s if s in QUICK_STAGES else pytest.param(
     s, marks=pytest.mark.slow) for s in STAGES])
 def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
@@ -209,6 +212,7 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
                for r in results), results
 
 
+@pytest.mark.serial
 def test_ctrl_c_stops_a_parallel_validate_without_running_the_rest(tmp_path: Path) -> None:
     temp, out = _dirs(tmp_path)
     child = subprocess.Popen([*KIT, "-v", "validate", "order-pipeline", "--jobs", "2",

@@ -22,6 +22,10 @@ from kit.sandbox import Sandbox, localstack
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import living_under
 
+# Serial: the default places are the machine's, which any LocalStack started by another
+# worker would write to; one LocalStack at a time also keeps its boot within bounds.
+pytestmark = pytest.mark.serial
+
 DEFAULT_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
                   Path.home() / ".localstack"]
 

@@ -55,6 +55,9 @@ def test_moto_reset_isolates_runs() -> None:
         assert client.list_queues().get("QueueUrls", []) == []
 
 
+# Serial (these three): a freed port must stay closed, and another worker may take it at
+# once; the ten cycles also list every kit-* dir of the shared /tmp.
+@pytest.mark.serial
 def test_teardown_on_exception() -> None:
     with pytest.raises(RuntimeError), Sandbox() as sb:
         services, workdir = _services(sb), sb.workdir
@@ -62,6 +65,7 @@ def test_teardown_on_exception() -> None:
     _assert_gone(services, workdir)
 
 
+@pytest.mark.serial
 def test_ten_cycles_leave_no_process_port_or_temp_dir() -> None:
     before = sandbox_temp_dirs()
     seen = []
@@ -89,6 +93,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_ctrl_c_or_kill_of_the_kit_leaves_nothing(sig: int) -> None:
     import json

@@ -13,6 +13,9 @@ import pytest
 
 from kit import interrupt
 
+# SIGINT to the test process itself, and handlers swapped process-wide.
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def installed() -> Iterator[None]:

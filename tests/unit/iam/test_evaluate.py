@@ -678,6 +678,7 @@ def test_policies_may_be_json_text_dicts_or_parsed() -> None:
     assert evaluate(SEND, document).allowed  # a single document instead of a list
 
 
+@pytest.mark.serial  # a timing bound: other tests on the cores would stretch it
 def test_evaluation_is_fast_enough_for_a_gateway() -> None:
     identity = [
         parse_policy(
