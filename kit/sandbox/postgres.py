@@ -52,11 +52,27 @@ def template(bindir: Path, user: str | None, flavour: str = "",
             capture_output=True, text=True, user=user, cwd=staging, check=False)
         if init.returncode != 0:
             raise SandboxError(f"initdb failed (exit {init.returncode}):\n{init.stderr[-2000:]}")
-        if not target.exists():  # another sandbox may have won the race: use theirs
-            shutil.move(staging / "data", target)
+        publish(staging / "data", target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def publish(built: Path, target: Path) -> None:
+    """Move the directory `built` to `target` in one step, unless another process did first
+    (then theirs is kept): a reader finds no `target` or a whole one."""
+    # Moved next to the target first: a move across file systems copies file by file, and a
+    # sandbox of another process that found `target` half-copied would start a broken cluster.
+    near = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        shutil.move(built, near / "data")
+        try:
+            os.rename(near / "data", target)  # refused onto a non-empty directory
+        except OSError:
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(near, ignore_errors=True)
 
 
 class PostgresCluster:
