@@ -35,19 +35,19 @@ from pathlib import Path
 from kit.deploy.gate import Violation
 from kit.deploy.hcl import not_copied
 
+_MERGED = "Terraform merges an override file over the others, the kit's provider file too"
+_VARIABLES = "variable values come from the scenario's contract only"
 REFUSED = {
-    "override.tf": "an override file rewrites the other files after the gate read them",
-    "override.tf.json": "an override file rewrites the other files after the gate read them",
-    "*_override.tf": "an override file rewrites the other files after the gate read them",
-    "*_override.tf.json": "an override file rewrites the other files after the gate read "
-                          "them",
-    "*.tfvars": "variable values come from the scenario's contract only",
-    "*.tfvars.json": "variable values come from the scenario's contract only",
+    "override.tf": _MERGED,
+    "override.tf.json": _MERGED,
+    "*_override.tf": _MERGED,
+    "*_override.tf.json": _MERGED,
+    "*.tfvars": _VARIABLES,  # terraform.tfvars and *.auto.tfvars are loaded unasked
+    "*.tfvars.json": _VARIABLES,
     ".terraformrc": "Terraform's CLI configuration is the kit's",
     "terraform.rc": "Terraform's CLI configuration is the kit's",
     "terraform.d": "an implied local provider mirror: providers come from the kit's mirror",
 }
-CONSTRUCT = "file"
 
 
 def refusals(solution: Path) -> list[Violation]:
@@ -74,7 +74,7 @@ def _problem(path: Path, root: Path) -> tuple[str, str] | None:
         return _link_problem(path, root)
     reason = _refused_name(path.name)
     if reason:
-        return f"{'directory' if stat.S_ISDIR(mode) else CONSTRUCT} {path.name}", reason
+        return f"{'directory' if stat.S_ISDIR(mode) else 'file'} {path.name}", reason
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         return ("special file", "a solution holds regular files, directories and links only")
     return None
