@@ -279,6 +279,20 @@ class Terraform:
             raise classify("plan", result)
         return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
+    def planned_configuration(self) -> dict[str, Any]:
+        """The configuration as Terraform reads it: the `configuration` section of
+        `terraform show -json` of a plan (provisioners, data sources, module calls); what
+        the gate's reading is tested against. Plans only: no provisioner runs."""
+        self._cli("plan", "plan", "-input=false", "-no-color", "-out=kit.tfplan")
+        shown = self._cli("plan", "show", "-json", "kit.tfplan")
+        return json.loads(shown.stdout).get("configuration", {})
+
+    def required_providers(self) -> set[str]:
+        """Every provider the configuration needs, in any module (`terraform providers`:
+        it answers after an init that could not install them, too)."""
+        listed = self._cli("plan", "providers", "-no-color").stdout
+        return set(re.findall(r"provider\[(?:registry\.terraform\.io/)?([^\]]+)\]", listed))
+
     def destroy(self, variables: Mapping[str, str] | None = None) -> None:
         """Delete the stack."""
         self._cli("destroy", "destroy", "-auto-approve", "-input=false", "-no-color",
