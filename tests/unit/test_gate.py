@@ -1,16 +1,19 @@
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
 
 import pytest
 
+from kit import scenario
 from kit.checks import run_checks
 from kit.deploy import gate, intake
 from kit.deploy.hcl import not_copied, parse
 from kit.errors import SolutionError
 from kit.history import make_history
+from kit.variants import Variant, load_all, materialize
 from tests.conftest import ROOT
 
 ALLOWED = ("hashicorp/aws", "hashicorp/random")
@@ -290,3 +293,32 @@ def test_nested_local_modules_and_the_kits_modules_are_allowed(tmp_path: Path) -
         "a/main.tf": 'module "b" { source = "../b" }\n'
                      'module "k" { source = "../../modules/decoy" }\n',
         "b/main.tf": 'variable "v" {}\n'}) == []
+
+
+INTAKE_CASES = {  # tests/adversarial/order-pipeline/<case>: what the gate names first
+    "symlink-golden-worker": "worker/__main__.py: symbolic link to ",
+    "symlink-root-file": "worker/settings.txt: symbolic link to /etc/shadow",
+    "file-leak-precondition": "leak.txt: symbolic link to /etc/shadow",
+    "override-region": "zzz_region_override.tf: file zzz_region_override.tf",
+    "tfjson-array-provisioner": 'adv.tf.json:6: resource "terraform_data" "adv": provisioner',
+    "module-link-into-dot-terraform": "adv: symbolic link to .terraform/modules/adv",
+    "check-block-external": 'checks.tf:2: check "probe": data "external"',
+}
+
+
+@functools.cache
+def _adversarial() -> tuple[scenario.Scenario, dict[str, Variant]]:
+    sc = scenario.load("order-pipeline")
+    return sc, {v.name: v for v in load_all(sc, ROOT / "tests" / "adversarial")}
+
+
+@pytest.mark.parametrize("name", sorted(INTAKE_CASES))
+def test_each_intake_case_is_refused_at_the_gate(tmp_path: Path, name: str) -> None:
+    sc, cases = _adversarial()
+    case = cases[name]
+    sol = materialize(sc, case, tmp_path / "solution")  # git apply makes the links
+    if "symbolic link" in INTAKE_CASES[name]:
+        assert any(p.is_symlink() for p in sol.rglob("*"))
+    found = _refused(sol) or [str(v) for v in gate.check(
+        parse(sol), sc.toolchain.allowed_providers, sc.modules_dir)]
+    assert found and found[0].startswith(INTAKE_CASES[name]), found
