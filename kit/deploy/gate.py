@@ -14,8 +14,8 @@ reports each forbidden construct with file:line evidence, as invariant
 - every `*.tf` and `*.tf.json` file under the solution (kit/deploy/hcl.py), with every
   block in HCL's and in every JSON form (a label level or a body given as an object or as
   an array of objects): resources and their provisioners, `removed` blocks (destroy-time
-  provisioners), data sources at the top and inside `check` blocks, ephemeral resources,
-  providers, backends and modules;
+  provisioners), data sources at the top and inside `check` blocks (`terraform_remote_state`
+  only with the local backend), ephemeral resources, providers, backends and modules;
 - every module Terraform loads, resolved as Terraform resolves it: a local source is
   joined to the calling module's directory as written (so through a linked directory it
   may land elsewhere than the link's target's parent), from the root module down. Each
@@ -119,8 +119,12 @@ def _types(content: dict[str, Any], allowed: tuple[str, ...], add: Add) -> None:
 
 
 def _data(body: dict[str, Any], prefixes: tuple[str, ...], add: Add, scope: str) -> None:
-    for (dtype, _), _ in blocks(body.get("data"), 2):
-        if dtype in FORBIDDEN_DATA:
+    for (dtype, _), data in blocks(body.get("data"), 2):
+        if dtype == "terraform_remote_state" and data.get("backend", "local") != "local":
+            # Its backend is a client of its own: "http", "s3", ... reach the network.
+            add(f'{scope}data "{dtype}" backend "{data.get("backend")}"',
+                "only the local backend is allowed", "data", dtype)
+        elif dtype in FORBIDDEN_DATA:
             add(f'{scope}data "{dtype}"', FORBIDDEN_DATA[dtype], "data", dtype)
         elif not dtype.startswith(prefixes) and dtype not in BUILTIN_TYPES:
             add(f'{scope}data "{dtype}"', "its provider is not allowed", "data", dtype)

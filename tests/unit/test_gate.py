@@ -240,6 +240,8 @@ def test_json_provisioners_in_every_block_form(tmp_path: Path, resource: dict) -
     ({"provider": {"null": [{}]}}, 'provider "null"'),
     ({"removed": [{"from": "terraform_data.x", "provisioner": [PROVISIONER]}]},
      'removed: provisioner "local-exec"'),
+    ({"data": {"terraform_remote_state": {"s": [{"backend": "http", "config": {}}]}}},
+     'data "terraform_remote_state" backend "http"'),
     ({"ephemeral": {"random_password": {"p": {}}, "tls_private_key": {"k": {}}}},
      'ephemeral "tls_private_key"'),
 ])
