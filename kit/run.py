@@ -27,7 +27,7 @@ from kit import interrupt
 from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
-from kit.deploy import gate, hcl, inspect
+from kit.deploy import gate, hcl, inspect, intake
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
@@ -311,6 +311,11 @@ class _Run:
     def _gate(self) -> str | None | bool:
         """Parse the solution and look for forbidden constructs: False when refused, else
         the parse error Terraform must judge first (None when everything parsed)."""
+        # The directory first, before any file of it is read (links out, override files).
+        refused = [str(v) for v in intake.refusals(self.solution)]
+        if refused:
+            self.recorder.record("kit", "gate", violations=refused)
+            return False
         try:
             self.config = hcl.parse(self.solution)
         except SolutionError as exc:

@@ -10,6 +10,7 @@ iterate both shapes alike.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from collections.abc import Iterator
@@ -23,7 +24,10 @@ from hcl2.utils import SerializationOptions
 from kit.errors import SolutionError
 
 _OPTIONS = SerializationOptions(strip_string_quotes=True, explicit_blocks=False)
-_SKIP = (".terraform",)
+# Left out of the solution's copy (kit/deploy/terraform.py), so never read either: what an
+# earlier init or apply left behind (kit/deploy/intake.py says why each is harmless).
+NOT_COPIED = (".terraform", ".terraform.lock.hcl", "terraform.tfstate*", ".git",
+              "__pycache__")
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,8 @@ class Document:
 
     def line(self, *words: str) -> int:
         """Line of the first block header made of `words` (for evidence only)."""
-        pattern = r"\s+".join(rf'"?{re.escape(w)}"?' for w in words)
+        # Blank in HCL (`data "http" "h"`); `": {` or `": [{` in JSON.
+        pattern = r"[\s:{\[]+".join(rf'"?{re.escape(w)}"?' for w in words)
         found = re.search(pattern, self.text)
         return self.text.count("\n", 0, found.start()) + 1 if found else 1
 
@@ -72,6 +77,11 @@ class Configuration:
                 for name, body in items(doc.content.get("variable"))}
 
 
+def not_copied(name: str) -> bool:
+    """Whether an entry of this name is left out of the solution's copy."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in NOT_COPIED)
+
+
 def listify(value: Any) -> list[Any]:
     """A block list whether the parser gave a list, one mapping, or nothing."""
     if value is None:
@@ -86,6 +96,22 @@ def items(value: Any) -> Iterator[tuple[str, Any]]:
             for label, body in entry.items():
                 if not label.startswith("__"):
                     yield label.strip('"'), body
+
+
+def blocks(value: Any, labels: int) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+    """(labels, body) of every block of one type with `labels` labels, in HCL's parse or
+    any JSON form: in Terraform's JSON syntax each label level (and the body) may be an
+    object or an array of objects."""
+    for entry in listify(value):
+        if not isinstance(entry, dict):
+            continue
+        if labels == 0:
+            yield (), entry
+            continue
+        for label, inner in entry.items():
+            if not label.startswith("__"):
+                for rest, body in blocks(inner, labels - 1):
+                    yield (label.strip('"'), *rest), body
 
 
 def _parse(text: str, rel: Path) -> dict[str, Any]:
@@ -110,7 +136,7 @@ def parse(solution: Path, recursive: bool = True) -> Configuration:
     documents = []
     for path in sorted(solution.rglob("*") if recursive else solution.glob("*")):
         rel = path.relative_to(solution)
-        if not path.is_file() or any(part in _SKIP for part in rel.parts):
+        if not path.is_file() or any(not_copied(part) for part in rel.parts):
             continue
         if path.name.endswith((".tf", ".tf.json")):
             text = path.read_text(errors="replace")

@@ -26,7 +26,7 @@ from typing import Any
 from kit import interrupt, settings
 from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed, run
-from kit.deploy.hcl import Configuration, parse
+from kit.deploy.hcl import NOT_COPIED, Configuration, parse
 from kit.deploy.override import REGION, endpoint_env, provider_blocks, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 from kit.sandbox import identity
@@ -34,8 +34,7 @@ from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import DEPLOY
 from kit.sandbox.view import View
 
-IGNORED = shutil.ignore_patterns(".terraform", "terraform.tfstate*", ".terraform.lock.hcl",
-                                 ".git", "__pycache__")
+IGNORED = shutil.ignore_patterns(*NOT_COPIED)
 TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0,
             "plan": 300.0, "destroy": 600.0}
 _STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
@@ -162,7 +161,10 @@ class Terraform:
         self.binary = found
         self.readable = readable  # shown to its commands read-only (e.g. modules it reaches)
         self.dir = workdir / "solution"
-        shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=False)
+        # Links are copied as links, never followed by this (root) process: the gate refused
+        # every link out of the solution (kit/deploy/intake.py); one made after it dangles in
+        # the deploy sandbox, where only the copy is.
+        shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=True)
         self.identity = identity.deploy()
         identity.give(self.dir, self.identity)  # its working copy: the one place it writes
         home = self.home = workdir / "home"
@@ -276,6 +278,20 @@ class Terraform:
         if result.returncode not in (0, 2):  # 2: the plan has changes
             raise classify("plan", result)
         return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
+
+    def planned_configuration(self) -> dict[str, Any]:
+        """The configuration as Terraform reads it: the `configuration` section of
+        `terraform show -json` of a plan (provisioners, data sources, module calls); what
+        the gate's reading is tested against. Plans only: no provisioner runs."""
+        self._cli("plan", "plan", "-input=false", "-no-color", "-out=kit.tfplan")
+        shown = self._cli("plan", "show", "-json", "kit.tfplan")
+        return json.loads(shown.stdout).get("configuration", {})
+
+    def required_providers(self) -> set[str]:
+        """Every provider the configuration needs, in any module (`terraform providers`:
+        it answers after an init that could not install them, too)."""
+        listed = self._cli("plan", "providers", "-no-color").stdout
+        return set(re.findall(r"provider\[(?:registry\.terraform\.io/)?([^\]]+)\]", listed))
 
     def destroy(self, variables: Mapping[str, str] | None = None) -> None:
         """Delete the stack."""
