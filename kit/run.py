@@ -523,8 +523,9 @@ class _Run:
                              {n: a for n, a in resources.items() if kinds[n] != "role"},
                              clients=client, since=self.started_at)
         assert self.config is not None
-        common = {"db_instances": instances, "rds_config": inspect.rds_config(self.config),
-                  "iam": iam}
+        # The contract's variables are set by the kit: their defaults never reach the apply.
+        rds_facts = inspect.rds_config(self.config, passed=scenario.contract.variables)
+        common = {"db_instances": instances, "rds_config": rds_facts, "iam": iam}
         if drill is not None:
             in_use, tables = drill.database_in_use()
             return FinalState(tables=tables, in_use=in_use, **common)
