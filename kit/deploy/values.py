@@ -2,7 +2,8 @@
 
 Follows the data flow Terraform would, over the one parse (kit/deploy/hcl.py): `local.X`,
 `var.X` (the value the kit passes, else a root module's tfvars or the variable's default;
-a child module's input from the calling module block), string templates, and a few pure
+a child module's input from the calling module block), `module.M.X` (a local module's
+output), string templates, and a few pure
 functions of literals (join, format, lower, upper, trimspace, sensitive, nonsensitive).
 Anything else (a resource's or data source's attribute, other functions, conditionals) is
 not known before the apply, and the value is Unknown. Used to tell a literal secret from a
@@ -109,6 +110,32 @@ class Values:
             raw = self._local(name, scope.directory)
             return self._value(raw, _Scope(scope.directory, scope.depth + 1, scope.trail))
         return self._variable(name, scope)
+
+    def output(self, module: str, name: str, scope: _Scope) -> Any:
+        """The value of output `name` of the local module block `module` in the scope."""
+        if scope.depth >= MAX_DEPTH:
+            raise Unknown("references too deep")
+        child = self._callee(module, scope.directory)
+        scope.trail.append(f"module.{module}.{name}")
+        for doc in self.config.documents:
+            if doc.path.parent == child:
+                for found, body in items(doc.content.get("output")):
+                    if found == name and isinstance(body, dict) and "value" in body:
+                        return self._value(body["value"],
+                                           _Scope(child, scope.depth + 1, scope.trail))
+        raise Unknown(f"module {module} has no output {name}")
+
+    def _callee(self, module: str, directory: Path) -> Path:
+        """The directory of local module block `module` called from `directory`."""
+        for doc in self.config.documents:
+            if doc.path.parent != directory:
+                continue
+            for found, body in items(doc.content.get("module")):
+                source = body.get("source") if isinstance(body, dict) else None
+                if found == module and isinstance(source, str) and \
+                        source.startswith(("./", "../")):
+                    return _normal(directory / source)
+        raise Unknown(f"module {module} is not a local module")
 
     def _local(self, name: str, directory: Path) -> Any:
         for doc in self.config.documents:
@@ -273,6 +300,8 @@ class _Parser:
     def _root(self, name: str) -> Any:
         if name in ("true", "false"):
             return name == "true"
+        if name == "module":
+            return self._module_output()
         if name not in ("local", "var"):
             raise Unknown(f"{name}.* is known only after the apply")
         self._take(".")
@@ -281,6 +310,18 @@ class _Parser:
             raise Unknown(f"a malformed reference in {self.text!r}")
         self.pos = attr.end()
         return self.values.reference(name, attr[0], self.scope)
+
+    def _module_output(self) -> Any:
+        """`module.M.X`: output X of the local module block M in this module."""
+        names = []
+        for _ in range(2):
+            self._take(".")
+            found = _IDENT.match(self.text, self.pos)
+            if not found:
+                raise Unknown(f"a malformed reference in {self.text!r}")
+            self.pos = found.end()
+            names.append(found[0])
+        return self.values.output(names[0], names[1], self.scope)
 
     def _traverse(self, value: Any) -> Any:
         """`.attr` and `[index]` steps into a known object or list."""

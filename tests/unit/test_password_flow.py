@@ -138,3 +138,18 @@ def test_values_evaluates_templates_and_escapes(tmp_path: Path) -> None:
         values.evaluate("${local.a == \"x\"}", here)
     with pytest.raises(Unknown):
         values.evaluate("%{ if true }x%{ endif }", here)
+
+
+def test_a_local_module_s_output_of_a_literal_is_a_literal(tmp_path: Path) -> None:
+    child = tmp_path / "modules" / "secret"
+    child.mkdir(parents=True)
+    (child / "main.tf").write_text('variable "seed" {\n  default = "x"\n}\n'
+                                   'output "value" {\n  value = "hunter2-${var.seed}"\n}\n')
+    (tmp_path / "main.tf").write_text('module "secret" {\n  source = "./modules/secret"\n}\n'
+                                      + DB.format(expr="module.secret.value"))
+    facts = rds_config(parse(tmp_path))
+    assert facts.password_literal is True
+    assert facts.where == ("main.tf: aws_db_instance.db.password (through "
+                           "module.secret.value, modules/secret: var.seed)")
+    (child / "main.tf").write_text('output "value" {\n  value = random_password.x.result\n}\n')
+    assert rds_config(parse(tmp_path)).password_literal is False
