@@ -18,7 +18,8 @@ final.iam layout:
   resource_policies: {resource name: policy document}  (optional: a queue, bucket or
     secret policy, a KMS key policy; a resource without one is absent),
   roles: {name: {arn, trust, policies: {policy name: document}, boundary: document|None,
-                 boundary_arn: str|None, tags: {key: value} (optional: absent, any tags)}}
+                 boundary_arn: str|None, tags: {key: value} (optional: absent, any tags),
+                 id: the RoleId (optional)}}
 
 Params name resources by their final.iam name, `*`, or a literal ARN; a bucket's objects
 are `<bucket name>/*` (kit.iam.effective). A pair on

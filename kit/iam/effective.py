@@ -24,7 +24,8 @@ Keys the gateway sets at run time with values no static check can know are judge
 their range (kit/iam/ranges.py): aws:CurrentTime and aws:EpochTime any time of the run,
 from `since` (its start, epoch seconds) to `until` (when final.iam was read);
 aws:SourceIp any loopback address (the gateway listens on loopback only); and
-aws:PrincipalTag/* the role's `tags` as read, or any tags when they were not read. A
+aws:PrincipalTag/* the role's `tags` as read, or any tags when they were not read;
+aws:userid the role's `id` (RoleId), a colon and any session name. A
 statement whose conditions hold over the whole range counts as unconditional (an Allow
 grants, a Deny denies); one that fails for some value of it is conditional and counts for
 nothing: a grant must not hide behind a condition every request of the run meets, and a
@@ -45,7 +46,7 @@ from kit.iam.context import ContextValue
 from kit.iam.errors import PolicyError
 from kit.iam.evaluate import Decision, StatementRef, decide
 from kit.iam.policy import Policy, parse_policy
-from kit.iam.ranges import AddressRange, OpenRange, TimeRange
+from kit.iam.ranges import AddressRange, OpenRange, PrefixedRange, TimeRange
 from kit.iam.request import Request
 
 KEY_SUFFIX = ".kms_key"
@@ -67,6 +68,7 @@ class Role:
     boundary: Policy | None
     problem: str | None = None  # the first of its policies that does not parse
     tags: Mapping[str, str] | None = None  # None: not read, so any tags
+    unique_id: str | None = None  # RoleId: aws:userid is `<RoleId>:<session name>`
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,8 @@ class State:
         if role.problem or arn in self.problems:
             return Decision("ImplicitDeny", (), role.problem or self.problems[arn])
         first = None
-        known = {**runtime_keys(self.window), **principal_tags(role.tags)}
+        known = {**runtime_keys(self.window), **principal_tags(role.tags),
+                 "aws:userid": PrefixedRange(f"{role.unique_id}:" if role.unique_id else "")}
         for keys in (_context(arn), *(_via(user, self.account)
                                       for user in self.key_users.get(arn, ()))):
             request = Request(_session(role.arn), action, arn, {**known, **keys}, role.arn)
@@ -127,7 +130,8 @@ def load(iam: Mapping[str, Any]) -> State:
         problem = next((f"the role's policies do not parse, so none is applied: {why}"
                         for why in (*problems.values(), *bad_boundary.values())), None)
         roles[name] = Role(name, role["arn"], role["trust"], tuple(parsed.values()),
-                           boundary.get("boundary"), problem, role.get("tags"))
+                           boundary.get("boundary"), problem, role.get("tags"),
+                           role.get("id"))
     resources = dict(iam["resources"])
     resources |= {f"{name}{OBJECTS}": f"{arn}/{OBJECT_PROBE}" for name, arn in
                   iam["resources"].items() if arn.startswith("arn:aws:s3:::") and "/" not in arn}
@@ -169,7 +173,8 @@ def caller_keys(window: tuple[float, float], tags: Mapping[str, str] | None = No
     """The keys of an SDK call by a principal the state does not describe (the harness, an
     outsider): over TLS, at any time of the window, from any loopback address, with any
     tags unless given."""
-    return {"aws:SecureTransport": True, **runtime_keys(window), **principal_tags(tags)}
+    return {"aws:SecureTransport": True, **runtime_keys(window), **principal_tags(tags),
+            "aws:userid": PrefixedRange()}
 
 
 def principal_tags(tags: Mapping[str, str] | None) -> dict[str, ContextValue]:

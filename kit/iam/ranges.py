@@ -122,3 +122,26 @@ class OpenRange:
             values |= {text, text.replace("*", "").replace("?", "x"),
                        text.replace("*", OTHER_VALUE).replace("?", "x")}
         return [None, *((v,) for v in sorted(values))]
+
+
+@dataclass(frozen=True, slots=True)
+class PrefixedRange:
+    """Any string that starts with `prefix`, always present: aws:userid of a role session
+    is the role's unique id, a colon and a session name its caller chose."""
+
+    prefix: str = ""
+
+    @property
+    def default(self) -> str | None:
+        """Unresolvable: the session name is not known."""
+        return None
+
+    def samples(self, condition: Condition) -> list[Sample]:
+        """The prefix with an empty, an unnamed and each policy value's suffix."""
+        suffixes: set[str] = {"", OTHER_VALUE}
+        for text in condition.values:
+            for shaped in (text, text.replace("*", "").replace("?", "x"),
+                           text.replace("*", OTHER_VALUE).replace("?", "x")):
+                if shaped.startswith(self.prefix):
+                    suffixes.add(shaped[len(self.prefix):])
+        return [(self.prefix + suffix,) for suffix in sorted(suffixes)]

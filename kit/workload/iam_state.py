@@ -65,7 +65,8 @@ def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str],
         boundary = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
         roles[name] = {"arn": arn, "trust": _doc(role["AssumeRolePolicyDocument"]),
                        "policies": policies, "boundary": managed.get(boundary),
-                       "boundary_arn": boundary, "tags": _tags(iam, role["RoleName"])}
+                       "boundary_arn": boundary, "tags": _tags(iam, role["RoleName"]),
+                       "id": role.get("RoleId")}
     # The roles themselves are resources too (under their own names): a role that may edit
     # its own policies can grant itself anything later.
     own = dict(role_arns)

@@ -34,6 +34,7 @@ ALWAYS = {
     "not-an-office": {"NotIpAddress": {"aws:SourceIp": "203.0.113.0/24"}},
     "transport": {"Bool": {"aws:SecureTransport": "true"}},
     "tag-if-exists": {"StringLikeIfExists": {"aws:PrincipalTag/team": "*"}},
+    "any-session": {"StringLike": {"aws:userid": "*"}},
 }
 RESTRICTING = {
     "time-ahead": {"DateGreaterThan": {"aws:CurrentTime": "2100-01-01T00:00:00Z"}},
@@ -43,6 +44,7 @@ RESTRICTING = {
     "one-loopback-address": {"NotIpAddress": {"aws:SourceIp": "127.0.0.1/32"}},
     "plain-http": {"Bool": {"aws:SecureTransport": "false"}},
     "tag": {"StringEquals": {"aws:PrincipalTag/team": "payments"}},
+    "one-session": {"StringLike": {"aws:userid": "*:nightly-job"}},
 }
 
 
@@ -80,6 +82,17 @@ def test_the_role_s_own_tags_decide_a_tag_condition() -> None:
     iam["roles"]["worker"]["tags"] = {"team": "payments"}  # the gateway sets this tag
     assert _judge(iam)[LEAST].verdict == "fail"
     iam["roles"]["worker"]["tags"] = {"team": "orders"}
+    assert _judge(iam)[LEAST].verdict == "pass"
+
+
+def test_the_role_s_own_id_decides_a_userid_condition() -> None:
+    # aws:userid of a role session is "<RoleId>:<session name>" (IAM User Guide, "AWS
+    # global condition context keys"); the session name is the caller's choice.
+    iam = _worker_may_all_sqs({"StringLike": {"aws:userid": "AROAWORKER0000:*"}})
+    assert _judge(iam)[LEAST].verdict == "pass"  # its id is not known: any id
+    iam["roles"]["worker"]["id"] = "AROAWORKER0000"
+    assert _judge(iam)[LEAST].verdict == "fail"
+    iam["roles"]["worker"]["id"] = "AROAOTHER00000"
     assert _judge(iam)[LEAST].verdict == "pass"
 
 
