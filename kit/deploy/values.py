@@ -153,25 +153,34 @@ class Values:
                 raise Unknown(f"var.{name} is passed by the kit")
             if name in self._tfvars:
                 return self._value(self._tfvars[name], inner)
-        else:
-            caller = self._caller(scope.directory)
-            if caller is not None and name in caller[1]:
-                return self._value(caller[1][name], _Scope(caller[0], scope.depth + 1,
+            return self._default(name, inner)
+        # A module called from several blocks: the first call that gives a known value.
+        for directory, block in self._callers(scope.directory):
+            try:
+                if name in block:
+                    return self._value(block[name], _Scope(directory, scope.depth + 1,
                                                            scope.trail))
+                return self._default(name, inner)
+            except Unknown:
+                continue
+        raise Unknown(f"var.{name} has no known value in any call")
+
+    def _default(self, name: str, scope: _Scope) -> Any:
         variable = self.config.variables(scope.directory).get(name, {})
         if "default" not in variable:
             raise Unknown(f"var.{name} has no default")
-        return self._value(variable["default"], inner)
+        return self._value(variable["default"], scope)
 
-    def _caller(self, directory: Path) -> tuple[Path, dict[str, Any]] | None:
-        """(calling module's directory, module block) of a local module directory."""
+    def _callers(self, directory: Path) -> list[tuple[Path, dict[str, Any]]]:
+        """(calling module's directory, module block) of each call of a local module."""
+        found = []
         for doc in self.config.documents:
             for _, body in items(doc.content.get("module")):
                 source = body.get("source") if isinstance(body, dict) else None
                 if isinstance(source, str) and source.startswith(("./", "../")) and \
                         _normal(doc.path.parent / source) == directory:
-                    return doc.path.parent, body
-        return None
+                    found.append((doc.path.parent, body))
+        return found
 
 
 # --- templates and expressions -------------------------------------------------------------

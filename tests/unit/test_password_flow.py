@@ -114,6 +114,13 @@ def test_a_module_input_from_a_generator_is_not(tmp_path: Path) -> None:
     assert rds_config(parse(tmp_path)).password_literal is False
 
 
+def test_any_call_of_a_module_with_a_literal_is_a_literal(tmp_path: Path) -> None:
+    _module(tmp_path, "random_password.db.result")
+    (tmp_path / "second.tf").write_text('module "db2" {\n  source = "./modules/db"\n'
+                                        '  password = "hunter2hunter2"\n}\n')
+    assert rds_config(parse(tmp_path)).password_literal is True
+
+
 def test_json_syntax_follows_the_same_flow(tmp_path: Path) -> None:
     (tmp_path / "rds.tf.json").write_text(
         '{"locals": {"pw": "hunter2"}, "resource": {"aws_db_instance": {"db": '
