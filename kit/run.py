@@ -251,6 +251,8 @@ class _Run:
     config: hcl.Configuration | None = None
     tf: Terraform | None = None
     harness: aws.Credentials = aws.ADMIN  # replaced by the harness user's key at init
+    # Wall clock at the start: no request of the run is older (final.iam's `since`).
+    started_at: float = field(default_factory=time.time)
 
     def pipeline(self) -> History:
         """Every stage up to the final state; a history that stops where the run did."""
@@ -524,10 +526,11 @@ class _Run:
         roles = {name: arn for name, arn in resources.items() if kinds[name] == "role"}
         iam = iam_state.read(client("iam"), roles,
                              {n: a for n, a in resources.items() if kinds[n] != "role"},
-                             clients=client)
+                             clients=client, since=self.started_at)
         assert self.config is not None
-        common = {"db_instances": instances, "rds_config": inspect.rds_config(self.config),
-                  "iam": iam}
+        # The contract's variables are set by the kit: their defaults never reach the apply.
+        rds_facts = inspect.rds_config(self.config, passed=scenario.contract.variables)
+        common = {"db_instances": instances, "rds_config": rds_facts, "iam": iam}
         if drill is not None:
             in_use, tables = drill.database_in_use()
             return FinalState(tables=tables, in_use=in_use, **common)

@@ -24,7 +24,7 @@ from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam import Policy, Request, parse_policy
-from kit.iam.effective import OBJECTS, State, label, load, universe
+from kit.iam.effective import OBJECTS, State, caller_keys, label, load, universe
 from kit.iam.evaluate import decide
 
 EXPOSURE = "iam.resource_exposure"
@@ -63,7 +63,7 @@ def _exposed(state: State, name: str) -> list[dict[str, Any]]:
         for action, target, target_arn in universe((arn.split(":")[2],), tuple(targets)):
             if target_arn == "*":  # an action on no resource: no resource policy applies
                 continue
-            context = {"aws:SecureTransport": True, **keys}
+            context = {**caller_keys(state.window), **keys}
             # An S3 ARN names no account: the resource is the scenario account's.
             request = Request(session, action, target_arn, context, role,
                               resource_account=state.account)

@@ -3,7 +3,9 @@
 Read from the final DescribeDBInstances entry and the Terraform plan facts: engine
 postgres, not publicly accessible, storage encrypted, backups kept at least
 min_backup_retention_days, deletion protection on, and the master password not written
-as a literal in the configuration (a variable default or a string in a .tf file).
+as a literal in the configuration: a value that evaluates to a literal before the apply,
+through locals, variable defaults and tfvars, module inputs, templates or simple functions
+(kit/deploy/inspect.py, kit/deploy/values.py); generated, managed or fetched ones are not.
 """
 
 from __future__ import annotations

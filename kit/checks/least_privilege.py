@@ -4,17 +4,22 @@ The kit reads each role's policies and the resource policies of the scenario's r
 the emulator after the run (final.iam) and asks its own evaluator (kit.iam.effective) about
 every catalogue action of the services in scope, on every resource of the scenario plus
 decoys the solution never mentions. Effective permissions are judged, never policy text:
+a condition is judged by its effect over every request the gateway could see (a grant
+under a condition every request meets is a grant; kit.iam.effective);
 inline or managed, jsonencode or policy documents, identity or resource policy, all the same;
 a boundary caps, an explicit deny anywhere wins.
 
 final.iam layout:
   account, harness (the principal that must be able to assume the roles),
+  since, until (optional: epoch seconds when the run started and when final.iam was read;
+    time conditions are judged over that window, kit.iam.effective),
   resources: {name: arn}  (the scenario's resources, the roles, the decoys, and
     `<resource>.kms_key` for each resource encrypted with a customer managed key),
   resource_policies: {resource name: policy document}  (optional: a queue, bucket or
     secret policy, a KMS key policy; a resource without one is absent),
   roles: {name: {arn, trust, policies: {policy name: document}, boundary: document|None,
-                 boundary_arn: str|None}}
+                 boundary_arn: str|None, tags: {key: value} (optional: absent, any tags),
+                 id: the RoleId (optional)}}
 
 Params name resources by their final.iam name, `*`, or a literal ARN; a bucket's objects
 are `<bucket name>/*` (kit.iam.effective). A pair on
@@ -32,7 +37,7 @@ from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam import can_assume
-from kit.iam.effective import KEY_SUFFIX, State, grants, label, load
+from kit.iam.effective import KEY_SUFFIX, State, caller_keys, grants, label, load
 
 REQUIRED = "iam.required_access"
 LEAST = "iam.least_privilege"
@@ -72,7 +77,8 @@ def check_required_access(history: History, params: Params) -> CheckResult:
         if role is None:
             missing.append({"role": name, "problem": "role not found in the emulator"})
             continue
-        trusted = can_assume(role.trust, state.harness, target_role_arn=role.arn)
+        trusted = can_assume(role.trust, state.harness, target_role_arn=role.arn,
+                             context=caller_keys(state.window))
         if not trusted.allowed:
             missing.append({"role": name, "action": "sts:AssumeRole", "by": state.harness,
                             "problem": trusted.reason})
@@ -113,7 +119,8 @@ def check_least_privilege(history: History, params: Params) -> CheckResult:
         # Over-trust: someone other than the harness can assume the role.
         for outsider in OUTSIDERS:
             principal = outsider.format(account=state.account)
-            if can_assume(role.trust, principal, target_role_arn=role.arn).allowed:
+            if can_assume(role.trust, principal, target_role_arn=role.arn,
+                          context=caller_keys(state.window)).allowed:
                 over.append({"role": name, "action": "sts:AssumeRole", "resource": name,
                              "granted_by": [f"trust policy admits {principal}"]})
     # Pass rule: no over-granted pair and no over-trust.

@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
 
 from kit.deploy.hcl import Configuration, items, parse
+from kit.deploy.values import Unknown, Values
 from kit.history import RdsConfig
 
-_REFERENCE = re.compile(r"^\$\{\s*var\.([A-Za-z0-9_-]+)\s*\}$")
+PASSWORDS = ("password", "password_wo")  # aws_db_instance's master password arguments
 
 
-def rds_config(config: Configuration) -> RdsConfig:
-    """Whether an aws_db_instance's master password is written in the Terraform: as a
-    literal, or as the default of the variable it reads (in any module, HCL or JSON)."""
+def rds_config(config: Configuration, passed: Collection[str] = ()) -> RdsConfig:
+    """Whether an aws_db_instance's master password is written in the Terraform: a value
+    that evaluates to a literal without the apply (through locals, variable defaults and
+    tfvars, module inputs, templates; kit.deploy.values), in any module, HCL or JSON.
+    `passed`: the root variables the kit sets, whose defaults are never used."""
+    values = Values(config, passed)
     for doc, name, body in config.resources("aws_db_instance"):
-        where = f"{doc.path}: aws_db_instance.{name}.password"
-        password: Any = body.get("password")
-        if isinstance(password, str) and "${" not in password:
-            return RdsConfig(password_literal=True, where=where)
-        match = _REFERENCE.match(password) if isinstance(password, str) else None
-        if match:
-            variable = config.variables(doc.path.parent).get(match.group(1), {})
-            if isinstance(variable.get("default"), str):
-                return RdsConfig(password_literal=True,
-                                 where=f"{where} (default of var.{match.group(1)})")
+        for attribute in PASSWORDS:
+            if attribute not in body:
+                continue
+            where = f"{doc.path}: aws_db_instance.{name}.{attribute}"
+            try:
+                found = values.evaluate(body[attribute], doc.path.parent)
+            except Unknown:
+                continue  # generated, fetched or passed in: not written here
+            if isinstance(found.value, str | int | float) and not isinstance(found.value, bool):
+                trail = f" (through {', '.join(found.through)})" if found.through else ""
+                return RdsConfig(password_literal=True, where=where + trail)
     return RdsConfig(password_literal=False)
 
 

@@ -12,6 +12,8 @@ Rules implemented here, each from the AWS documentation:
 - Policy variables are substituted in String, Bool and ARN values (policy language
   2012-10-17 only); Numeric, Date, Binary, IpAddress and Null take values literally. A value
   whose variable cannot be resolved matches nothing, and fails a negated operator too.
+- A key the context gives as a range (kit/iam/ranges.py: the static checks' view of a key
+  the gateway sets at run time) holds only if the condition holds for every value of it.
 """
 
 from __future__ import annotations
@@ -326,9 +328,16 @@ class Condition:
         return any(compare(value, policy, context) is True for policy in self.compiled)
 
     def evaluate(self, context: Context) -> bool:
-        """Say whether this condition holds for the request context."""
+        """Say whether this condition holds for the request context (for every value of a
+        key the context knows only by its range)."""
+        known = context.range(self.lookup_key)
+        if known is not None:
+            return all(self._holds(sample, context) for sample in known.samples(self))
+        return self._holds(context.get(self.lookup_key), context)
+
+    def _holds(self, values: tuple[str, ...] | None, context: Context) -> bool:
+        """Say whether this condition holds when the key has these values (None: absent)."""
         operator = self.operator
-        values = context.get(self.lookup_key)
         if operator.family == "null":
             present = values is not None
             return any(

@@ -19,6 +19,19 @@ An S3 bucket `<name>` also stands for its objects as `<name>/*`, probed with one
 A policy that does not parse fails closed, as in the gateway (kit/gateway/authz.py): a role
 whose policies do not all parse is allowed nothing, and neither is anyone on a resource
 whose policy does not parse (AWS would have refused to store it).
+
+Keys the gateway sets at run time with values no static check can know are judged over
+their range (kit/iam/ranges.py): aws:CurrentTime and aws:EpochTime any time of the run,
+from `since` (its start, epoch seconds) to `until` (when final.iam was read);
+aws:SourceIp any loopback address (the gateway listens on loopback only); and
+aws:PrincipalTag/* the role's `tags` as read, or any tags when they were not read;
+aws:userid the role's `id` (RoleId), a colon and any session name. A
+statement whose conditions hold over the whole range counts as unconditional (an Allow
+grants, a Deny denies); one that fails for some value of it is conditional and counts for
+nothing: a grant must not hide behind a condition every request of the run meets, and a
+Deny that some request escapes does not keep the grant out. The window is the run's, not
+"from now on for ever": a grant that expires in 2100 (or an hour after the deploy) is
+in force for every request of the run, and a grant that starts after the run is not.
 """
 
 from __future__ import annotations
@@ -33,12 +46,15 @@ from kit.iam.context import ContextValue
 from kit.iam.errors import PolicyError
 from kit.iam.evaluate import Decision, StatementRef, decide
 from kit.iam.policy import Policy, parse_policy
+from kit.iam.ranges import AddressRange, OpenRange, PrefixedRange, TimeRange
 from kit.iam.request import Request
 
 KEY_SUFFIX = ".kms_key"
 OBJECTS = "/*"  # `<bucket name>/*`: the bucket's objects
 OBJECT_PROBE = "kit-probe.json"  # the object that stands for them
 DEFAULT_REGION = "us-east-1"
+# When final.iam has no `since` / `until` (a history of an older kit): a day of 2026.
+DEFAULT_WINDOW = (1767225600.0, 1767312000.0)  # 2026-01-01T00:00:00Z for a day
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +67,8 @@ class Role:
     policies: tuple[Policy, ...]
     boundary: Policy | None
     problem: str | None = None  # the first of its policies that does not parse
+    tags: Mapping[str, str] | None = None  # None: not read, so any tags
+    unique_id: str | None = None  # RoleId: aws:userid is `<RoleId>:<session name>`
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +92,7 @@ class State:
     roles: Mapping[str, Role]
     problems: Mapping[str, str]  # ARN -> why its resource policy does not parse
     key_users: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # key -> ARNs
+    window: tuple[float, float] = DEFAULT_WINDOW  # final.iam since, until: the run's time
 
     def arn(self, name: str) -> str:
         """The ARN of a resource name, `*`, or a literal ARN given instead of a name."""
@@ -86,9 +105,11 @@ class State:
         if role.problem or arn in self.problems:
             return Decision("ImplicitDeny", (), role.problem or self.problems[arn])
         first = None
-        for context in (_context(arn), *(_via(user, self.account)
-                                         for user in self.key_users.get(arn, ()))):
-            request = Request(_session(role.arn), action, arn, context, role.arn)
+        known = {**runtime_keys(self.window), **principal_tags(role.tags),
+                 "aws:userid": PrefixedRange(f"{role.unique_id}:" if role.unique_id else "")}
+        for keys in (_context(arn), *(_via(user, self.account)
+                                      for user in self.key_users.get(arn, ()))):
+            request = Request(_session(role.arn), action, arn, {**known, **keys}, role.arn)
             decision = decide(request, list(role.policies), boundary=role.boundary,
                               sessions=[], resource=self.policies.get(arn), scp_levels=[],
                               principal_account=None, trust=False)
@@ -109,7 +130,8 @@ def load(iam: Mapping[str, Any]) -> State:
         problem = next((f"the role's policies do not parse, so none is applied: {why}"
                         for why in (*problems.values(), *bad_boundary.values())), None)
         roles[name] = Role(name, role["arn"], role["trust"], tuple(parsed.values()),
-                           boundary.get("boundary"), problem)
+                           boundary.get("boundary"), problem, role.get("tags"),
+                           role.get("id"))
     resources = dict(iam["resources"])
     resources |= {f"{name}{OBJECTS}": f"{arn}/{OBJECT_PROBE}" for name, arn in
                   iam["resources"].items() if arn.startswith("arn:aws:s3:::") and "/" not in arn}
@@ -127,7 +149,39 @@ def load(iam: Mapping[str, Any]) -> State:
                  if arn.endswith(f"/{OBJECT_PROBE}") and arn.rsplit("/", 1)[0] in policies}
     return State(iam["account"], iam["harness"], resources, policies, roles,
                  {resources.get(name, name): f"the resource policy does not parse: {why}"
-                  for name, why in problems.items()}, users)
+                  for name, why in problems.items()}, users,
+                 _window(iam))
+
+
+def _window(iam: Mapping[str, Any]) -> tuple[float, float]:
+    """(since, until) of final.iam; the default window where either is missing."""
+    since, until = iam.get("since"), iam.get("until")
+    if not isinstance(since, int | float) or not isinstance(until, int | float):
+        return DEFAULT_WINDOW
+    return float(since), float(max(since, until))
+
+
+def runtime_keys(window: tuple[float, float]) -> dict[str, ContextValue]:
+    """The keys the gateway sets per request from its clock and the caller's address, as
+    ranges: any time of the window (since, until), any loopback address."""
+    return {"aws:CurrentTime": TimeRange(*window),
+            "aws:EpochTime": TimeRange(*window, epoch=True), "aws:SourceIp": AddressRange()}
+
+
+def caller_keys(window: tuple[float, float], tags: Mapping[str, str] | None = None
+                ) -> dict[str, ContextValue]:
+    """The keys of an SDK call by a principal the state does not describe (the harness, an
+    outsider): over TLS, at any time of the window, from any loopback address, with any
+    tags unless given."""
+    return {"aws:SecureTransport": True, **runtime_keys(window), **principal_tags(tags),
+            "aws:userid": PrefixedRange()}
+
+
+def principal_tags(tags: Mapping[str, str] | None) -> dict[str, ContextValue]:
+    """aws:PrincipalTag/* of a principal with these tags; None: any tags (or none)."""
+    if tags is None:
+        return {"aws:PrincipalTag/*": OpenRange()}
+    return {f"aws:PrincipalTag/{key}": value for key, value in tags.items()}
 
 
 def grants(state: State, role: Role, services: tuple[str, ...]) -> list[Grant]:

@@ -4,6 +4,8 @@ emulator holds them, for the IAM checkers (final.iam, layout in kit/checks/least
 from __future__ import annotations
 
 import json
+import math
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -28,13 +30,20 @@ DECOY_POLICIES = {"decoy_key": {"Version": "2012-10-17", "Statement": [{
     "Resource": "*"}]}}
 
 
+def _tags(iam: Any, role: str) -> dict[str, str]:
+    """A role's tags (its sessions' aws:PrincipalTag/* keys)."""
+    pages = iam.get_paginator("list_role_tags").paginate(RoleName=role)
+    return {tag["Key"]: tag["Value"] for page in pages for tag in page.get("Tags", [])}
+
+
 def _doc(value: Any) -> Any:
     # boto3 decodes policy documents to dicts; some paths hand back URL-encoded JSON text.
     return json.loads(unquote(value)) if isinstance(value, str) else value
 
 
 def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str],
-         clients: Callable[[str], Any] | None = None) -> dict[str, Any]:
+         clients: Callable[[str], Any] | None = None, since: float | None = None
+         ) -> dict[str, Any]:
     """The final.iam snapshot: each named role's trust, policies and boundary, and (given
     `clients`, a boto3 admin client per service name) the resources' own policies."""
     details = iam.get_account_authorization_details(Filter=["Role", "LocalManagedPolicy"])
@@ -56,11 +65,16 @@ def read(iam: Any, role_arns: dict[str, str], resources: dict[str, str],
         boundary = role.get("PermissionsBoundary", {}).get("PermissionsBoundaryArn")
         roles[name] = {"arn": arn, "trust": _doc(role["AssumeRolePolicyDocument"]),
                        "policies": policies, "boundary": managed.get(boundary),
-                       "boundary_arn": boundary}
+                       "boundary_arn": boundary, "tags": _tags(iam, role["RoleName"]),
+                       "id": role.get("RoleId")}
     # The roles themselves are resources too (under their own names): a role that may edit
     # its own policies can grant itself anything later.
     own = dict(role_arns)
     policies, keys = resource_policies.read(clients, resources) if clients else ({}, {})
+    # Every request of the run was made between `since` and now: time conditions are judged
+    # over that window.
+    now = time.time()
     return {"account": ACCOUNT_ID, "harness": HARNESS_ARN,
+            "since": math.floor(since if since is not None else now), "until": math.ceil(now),
             "resources": {**resources, **keys, **own, **DECOYS},
             "resource_policies": {**policies, **DECOY_POLICIES}, "roles": roles}
