@@ -131,6 +131,8 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
         network = WorkerNetwork.create([p.port for p in reachable.values()])
         if network:
             stack.callback(network.close)
+            network.on_refused = lambda worker, port, refused, limit: recorder.record(
+                worker, "connection_refused", port=port, refused=refused, limit=limit)
             for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
         confinement = stack.enter_context(Confinement(

@@ -9,6 +9,16 @@ relays each accepted connection to the same port on the host's loopback (Toxipro
 all traffic stays on loopback interfaces. Disabling a port closes its listener and cuts
 its connections, as Toxiproxy does, so a worker sees the same refusal either way.
 
+Each relayed connection costs the kit two descriptors and two threads here (and one of
+each in the gateway behind Toxiproxy), so connections are capped per worker: the relay
+finds which worker's sandbox holds the client's end (kit/sandbox/sockets.py) and refuses
+(closes at once) a connection beyond `PER_WORKER` open ones of that worker, on all ports
+together. A worker can exhaust only its own allowance; a golden worker holds a dozen (one
+boto3 pool of 10, a database connection or two). Refusals are reported to `on_refused`
+(the run records them as `connection_refused` ops): each of a worker's first
+`REPORT_FIRST`, then every power of two, so a worker that retries in a loop cannot grow
+the history without bound; each op carries that worker's total so far.
+
 Written here, not taken from a library: Python 3.11 has no os.unshare/os.setns (3.12 has),
 and the maintained namespace tools (pyroute2, nsenter) start processes or speak netlink,
 where this needs two libc calls and one ioctl. Needs root (CAP_SYS_ADMIN); without it,
@@ -30,12 +40,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
+from kit.sandbox import sockets
+
 CLONE_NEWNET = 0x40000000
 _SIOCGIFFLAGS, _SIOCSIFFLAGS = 0x8913, 0x8914
 _IFF_UP = 0x1
 _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 24, 38
 _LAST_CAP = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
 _CHUNK = 65536
+PER_WORKER = 64  # open connections per worker sandbox, all relayed ports together
+REPORT_FIRST = 20
+# (worker, port, refused so far, the cap): a connection over a worker's cap was refused.
+OnRefused = Callable[[str, int, int, int], None]
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
 T = TypeVar("T")
 
@@ -70,11 +86,17 @@ def _listen(port: int) -> socket.socket:
 class WorkerNetwork:
     """The workers' namespace, its listeners and the relays to the host's loopback."""
 
-    def __init__(self, ns_fd: int, ports: list[int]) -> None:
+    def __init__(self, ns_fd: int, ports: list[int], per_worker: int = PER_WORKER) -> None:
         self.ns_fd = ns_fd
+        self.per_worker = per_worker
+        # The run sets these: a worker's name from its sandbox's pid, and the recorder.
+        self.name_of: Callable[[int], str | None] = lambda pid: None
+        self.on_refused: OnRefused = lambda worker, port, refused, limit: None
         self._lock = threading.Lock()
         self._listeners: dict[int, socket.socket] = {}
         self._conns: dict[int, set[socket.socket]] = {port: set() for port in ports}
+        self._held: dict[int, int] = {}  # worker sandbox pid (0: not found) -> connections
+        self._refused: dict[int, int] = {}  # worker sandbox pid -> connections refused
         self._closed = False
         for port in ports:
             self.set_enabled(port, True)
@@ -140,28 +162,74 @@ class WorkerNetwork:
         for conn in cut:
             _shut(conn)
 
+    def owner(self, port: int, peer_port: int) -> int:
+        """The pid of the worker sandbox holding the client end of a connection accepted on
+        `port` from `peer_port` (0 when it cannot be found: gone already, say)."""
+        ino = os.fstat(self.ns_fd).st_ino
+        members = self.members()
+
+        def member(pid: int) -> bool:
+            with contextlib.suppress(OSError):
+                return os.stat(f"/proc/{pid}/ns/net").st_ino == ino
+            return False
+        tables = []
+        for name in ("tcp", "tcp6"):
+            with contextlib.suppress(OSError, IndexError):
+                tables.append(Path(f"/proc/{members[0]}/net/{name}").read_text())
+        inode = sockets.client_inode(tables, port, peer_port)
+        pid = sockets.holder(inode, members) if inode else None
+        return sockets.outermost(pid, member) if pid else 0
+
+    def _admit(self, port: int, peer_port: int) -> int | None:
+        """The owner a new connection is counted against, or None: over its cap, refused."""
+        owner = self.owner(port, peer_port)
+        with self._lock:
+            if self._held.get(owner, 0) < self.per_worker:
+                self._held[owner] = self._held.get(owner, 0) + 1
+                return owner
+            refused = self._refused[owner] = self._refused.get(owner, 0) + 1
+        if refused <= REPORT_FIRST or refused & (refused - 1) == 0:
+            self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused,
+                            self.per_worker)
+        return None
+
+    def _release(self, owner: int) -> None:
+        with self._lock:
+            self._held[owner] -= 1
+            if not self._held[owner]:
+                del self._held[owner]
+
     def _accept(self, port: int, listener: socket.socket) -> None:
         while True:
             try:
-                client, _ = listener.accept()
+                client, peer = listener.accept()
             except OSError:
                 return  # the listener was closed: disabled or torn down
+            owner = self._admit(port, peer[1])
+            if owner is None:
+                _shut(client)
+                continue
             try:
                 upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
                 upstream.settimeout(None)
             except OSError:
+                self._release(owner)
                 _shut(client)  # Toxiproxy refused it: so does the namespace
                 continue
             with self._lock:
-                if port not in self._listeners:
-                    _shut(client)
-                    _shut(upstream)
-                    continue
-                self._conns[port] |= {client, upstream}
-            threading.Thread(target=self._relay, args=(port, client, upstream),
+                gone = port not in self._listeners
+                if not gone:
+                    self._conns[port] |= {client, upstream}
+            if gone:
+                self._release(owner)
+                _shut(client)
+                _shut(upstream)
+                continue
+            threading.Thread(target=self._relay, args=(port, client, upstream, owner),
                              daemon=True).start()
 
-    def _relay(self, port: int, client: socket.socket, upstream: socket.socket) -> None:
+    def _relay(self, port: int, client: socket.socket, upstream: socket.socket,
+               owner: int) -> None:
         """Copy both ways until both ends are done, then close both."""
         back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
         back.start()
@@ -169,6 +237,7 @@ class WorkerNetwork:
         back.join()
         with self._lock:
             self._conns[port] -= {client, upstream}
+        self._release(owner)
         _shut(client)
         _shut(upstream)
 
