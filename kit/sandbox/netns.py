@@ -102,8 +102,9 @@ class WorkerNetwork:
             self.set_enabled(port, True)
 
     @classmethod
-    def create(cls, ports: list[int]) -> WorkerNetwork | None:
-        """A namespace relaying `ports`; None where the machine does not allow one."""
+    def create(cls, ports: list[int], per_worker: int = PER_WORKER) -> WorkerNetwork | None:
+        """A namespace relaying `ports` (at most `per_worker` open connections per worker);
+        None where the machine does not allow one."""
         def make() -> int:
             _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
             _loopback_up()
@@ -112,7 +113,7 @@ class WorkerNetwork:
             fd = _in_thread(make)
         except OSError:
             return None
-        return cls(fd, ports)
+        return cls(fd, ports, per_worker)
 
     def join(self) -> None:
         """Move this thread into the namespace (a sandbox's bwrap, before exec: its init

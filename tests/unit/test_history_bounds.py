@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
-from kit.history import MAX_ITEMS, MAX_KEY_ID, MAX_TEXT, bounded, clip
+import pytest
+
+from kit.history import MAX_ITEMS, MAX_KEY_ID, MAX_TEXT, HistoryError, bounded, clip
 from kit.workload.recorder import Recorder
 
 
@@ -44,3 +46,14 @@ def test_a_history_of_refusals_stays_small() -> None:
     assert size < 3 * 1000 * (MAX_KEY_ID + 2 * MAX_TEXT), size
     assert json.loads(recorder.history(None).to_json())["ops"][0]["value"]["access_key_id"] \
         .endswith("more characters cut]")
+
+
+def test_refusal_ops_are_checked_for_their_fields() -> None:
+    recorder = Recorder()
+    recorder.record("worker-0#0", "connection_refused", port=1, refused=1, limit=64)
+    recorder.record("unknown", "request_refused", code="X", reason="y")
+    assert [op.kind for op in recorder.history(None).ops] == \
+        ["connection_refused", "request_refused"]
+    recorder.record("worker-0#0", "connection_refused", port=1, limit=64)
+    with pytest.raises(HistoryError, match="missing field 'refused'"):
+        recorder.history(None)
