@@ -10,14 +10,18 @@ all traffic stays on loopback interfaces. Disabling a port closes its listener a
 its connections, as Toxiproxy does, so a worker sees the same refusal either way.
 
 Each relayed connection costs the kit two descriptors and two threads here (and one of
-each in the gateway behind Toxiproxy), so connections are capped per worker: the relay
-finds which worker's sandbox holds the client's end (kit/sandbox/sockets.py) and refuses
-(closes at once) a connection beyond `PER_WORKER` open ones of that worker, on all ports
-together. A worker can exhaust only its own allowance; a golden worker holds a dozen (one
-boto3 pool of 10, a database connection or two). Refusals are reported to `on_refused`
-(the run records them as `connection_refused` ops): each of a worker's first
-`REPORT_FIRST`, then every power of two, so a worker that retries in a loop cannot grow
-the history without bound; each op carries that worker's total so far.
+each in the gateway behind Toxiproxy), so the namespace relays at most `limit` open
+connections at once, on all ports together: the run gives it `PER_WORKER` per worker it
+starts (bind.py), and a connection beyond it is closed at once, unrelayed. The check is a
+counter: finding which worker holds a connection takes a scan of /proc (milliseconds), too
+dear to pay on every accept of a worker that connects in a loop. So the workers of one run
+share their allowance: a worker that hoards connections starves its own siblings (the
+solution's own doing, judged as such), never the kit, another run or the producer. A
+golden worker holds a dozen (one boto3 pool of 10, a database connection or two).
+Refusals are reported to `on_refused` (the run records them as `connection_refused` ops,
+naming the worker whose process holds the refused connection: that one scan is paid per
+report only): the first `REPORT_FIRST`, then every power of two, so a worker that retries
+in a loop cannot grow the history without bound; each op carries the total so far.
 
 Written here, not taken from a library: Python 3.11 has no os.unshare/os.setns (3.12 has),
 and the maintained namespace tools (pyroute2, nsenter) start processes or speak netlink,
@@ -48,9 +52,9 @@ _IFF_UP = 0x1
 _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 24, 38
 _LAST_CAP = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
 _CHUNK = 65536
-PER_WORKER = 64  # open connections per worker sandbox, all relayed ports together
+PER_WORKER = 64  # open connections per worker the run starts, all relayed ports together
 REPORT_FIRST = 20
-# (worker, port, refused so far, the cap): a connection over a worker's cap was refused.
+# (worker, port, refused so far, the cap): a connection over the cap was refused.
 OnRefused = Callable[[str, int, int, int], None]
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
 T = TypeVar("T")
@@ -86,25 +90,25 @@ def _listen(port: int) -> socket.socket:
 class WorkerNetwork:
     """The workers' namespace, its listeners and the relays to the host's loopback."""
 
-    def __init__(self, ns_fd: int, ports: list[int], per_worker: int = PER_WORKER) -> None:
+    def __init__(self, ns_fd: int, ports: list[int], limit: int = PER_WORKER) -> None:
         self.ns_fd = ns_fd
-        self.per_worker = per_worker
+        self.limit = limit
         # The run sets these: a worker's name from its sandbox's pid, and the recorder.
         self.name_of: Callable[[int], str | None] = lambda pid: None
         self.on_refused: OnRefused = lambda worker, port, refused, limit: None
         self._lock = threading.Lock()
         self._listeners: dict[int, socket.socket] = {}
         self._conns: dict[int, set[socket.socket]] = {port: set() for port in ports}
-        self._held: dict[int, int] = {}  # worker sandbox pid (0: not found) -> connections
-        self._refused: dict[int, int] = {}  # worker sandbox pid -> connections refused
+        self._open = 0  # connections relayed (or being set up) now
+        self._refused = 0  # connections refused so far
         self._closed = False
         for port in ports:
             self.set_enabled(port, True)
 
     @classmethod
-    def create(cls, ports: list[int], per_worker: int = PER_WORKER) -> WorkerNetwork | None:
-        """A namespace relaying `ports` (at most `per_worker` open connections per worker);
-        None where the machine does not allow one."""
+    def create(cls, ports: list[int], limit: int = PER_WORKER) -> WorkerNetwork | None:
+        """A namespace relaying `ports` (at most `limit` open connections at once); None
+        where the machine does not allow one."""
         def make() -> int:
             _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
             _loopback_up()
@@ -113,7 +117,7 @@ class WorkerNetwork:
             fd = _in_thread(make)
         except OSError:
             return None
-        return cls(fd, ports, per_worker)
+        return cls(fd, ports, limit)
 
     def join(self) -> None:
         """Move this thread into the namespace (a sandbox's bwrap, before exec: its init
@@ -181,24 +185,22 @@ class WorkerNetwork:
         pid = sockets.holder(inode, members) if inode else None
         return sockets.outermost(pid, member) if pid else 0
 
-    def _admit(self, port: int, peer_port: int) -> int | None:
-        """The owner a new connection is counted against, or None: over its cap, refused."""
-        owner = self.owner(port, peer_port)
+    def _admit(self, port: int, peer_port: int) -> bool:
+        """Count a new connection in, or refuse it (and report it) over the limit."""
         with self._lock:
-            if self._held.get(owner, 0) < self.per_worker:
-                self._held[owner] = self._held.get(owner, 0) + 1
-                return owner
-            refused = self._refused[owner] = self._refused.get(owner, 0) + 1
+            if self._open < self.limit:
+                self._open += 1
+                return True
+            self._refused += 1
+            refused = self._refused
         if refused <= REPORT_FIRST or refused & (refused - 1) == 0:
-            self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused,
-                            self.per_worker)
-        return None
+            owner = self.owner(port, peer_port)
+            self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused, self.limit)
+        return False
 
-    def _release(self, owner: int) -> None:
+    def _release(self) -> None:
         with self._lock:
-            self._held[owner] -= 1
-            if not self._held[owner]:
-                del self._held[owner]
+            self._open -= 1
 
     def _accept(self, port: int, listener: socket.socket) -> None:
         while True:
@@ -206,15 +208,14 @@ class WorkerNetwork:
                 client, peer = listener.accept()
             except OSError:
                 return  # the listener was closed: disabled or torn down
-            owner = self._admit(port, peer[1])
-            if owner is None:
+            if not self._admit(port, peer[1]):
                 _shut(client)
                 continue
             try:
                 upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
                 upstream.settimeout(None)
             except OSError:
-                self._release(owner)
+                self._release()
                 _shut(client)  # Toxiproxy refused it: so does the namespace
                 continue
             with self._lock:
@@ -222,15 +223,14 @@ class WorkerNetwork:
                 if not gone:
                     self._conns[port] |= {client, upstream}
             if gone:
-                self._release(owner)
+                self._release()
                 _shut(client)
                 _shut(upstream)
                 continue
-            threading.Thread(target=self._relay, args=(port, client, upstream, owner),
+            threading.Thread(target=self._relay, args=(port, client, upstream),
                              daemon=True).start()
 
-    def _relay(self, port: int, client: socket.socket, upstream: socket.socket,
-               owner: int) -> None:
+    def _relay(self, port: int, client: socket.socket, upstream: socket.socket) -> None:
         """Copy both ways until both ends are done, then close both."""
         back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
         back.start()
@@ -238,7 +238,7 @@ class WorkerNetwork:
         back.join()
         with self._lock:
             self._conns[port] -= {client, upstream}
-        self._release(owner)
+        self._release()
         _shut(client)
         _shut(upstream)
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,7 +139,8 @@ def test_over_long_access_key_ids_are_refused_and_recorded_bounded(
         answers = []
         for length in (20_000, 61_440):  # within the header budget; over it
             with socket.create_connection(("127.0.0.1", gw.port)) as sock:
-                sock.sendall(_head(gw.port, {"Content-Length": "2"}, key="K" * length) + b"{}")
+                sock.sendall(_head(gw.port, {"Content-Length": "2", "Connection": "close"},
+                                   key="K" * length) + b"{}")
                 answers.append(_reply(sock))
     assert answers[0].startswith("HTTP/1.1 403"), answers[0][:200]
     assert "InvalidClientTokenId" in answers[0]
@@ -234,12 +236,14 @@ def echo() -> Iterator[int]:
     server.close()
 
 
-def test_relay_connections_over_a_workers_cap_are_refused_and_counted(echo: int) -> None:
-    network = WorkerNetwork.create([echo], per_worker=12)
+def test_relay_connections_over_the_cap_are_refused_and_counted(echo: int) -> None:
+    network = WorkerNetwork.create([echo], limit=12)
     if network is None:
         pytest.skip("this machine allows no network namespace (needs root)")
+    other_run = WorkerNetwork.create([echo], limit=12)
+    assert other_run is not None
     refusals: list[tuple[str, int, int, int]] = []
-    with network:
+    with network, other_run:
         network.name_of = lambda pid: "hoarder" if pid == hoarder.pid else None
         network.on_refused = lambda *args: refusals.append(args)
         # 8 children of one worker hold 4 connections each: 32 asked, 12 allowed.
@@ -250,16 +254,45 @@ def test_relay_connections_over_a_workers_cap_are_refused_and_counted(echo: int)
         try:
             assert hoarder.stdout is not None
             served, refused = map(int, hoarder.stdout.readline().split())
-            # Another worker, within its allowance, is served while the hoarder holds its.
+            # Another run's worker, within its allowance, is served while the hoarder holds.
             other = subprocess.run(
                 [sys.executable, "-c", HOARDER.format(port=echo, children=1, each=3)],
-                preexec_fn=network.enter, input="", capture_output=True, text=True,
+                preexec_fn=other_run.enter, input="", capture_output=True, text=True,
                 timeout=60, check=True)
         finally:
             hoarder.communicate(input="", timeout=60)
+        # Once the hoarder is gone, its run's allowance is whole again.
+        again = subprocess.run(
+            [sys.executable, "-c", HOARDER.format(port=echo, children=1, each=12)],
+            preexec_fn=network.enter, input="", capture_output=True, text=True,
+            timeout=60, check=True)
     assert (served, refused) == (12, 20)
     assert other.stdout.split() == ["3", "0"]
+    assert again.stdout.split() == ["12", "0"]
+    # Each refusal is reported (the first REPORT_FIRST all), naming the worker.
     assert [r[0] for r in refusals] == ["hoarder"] * 20
     assert [r[2] for r in refusals] == list(range(1, 21))
     assert {(r[1], r[3]) for r in refusals} == {(echo, 12)}
 
+
+def test_a_hoarder_connecting_in_a_loop_costs_the_kit_little(echo: int) -> None:
+    # 8 children asking 100 connections each: refused at the price of a counter, and
+    # reported at powers of two past the first REPORT_FIRST.
+    network = WorkerNetwork.create([echo], limit=64)
+    if network is None:
+        pytest.skip("this machine allows no network namespace (needs root)")
+    refusals: list[int] = []
+    with network:
+        network.on_refused = lambda worker, port, refused, limit: refusals.append(refused)
+        cpu = time.process_time()
+        hoarder = subprocess.Popen(
+            [sys.executable, "-c", HOARDER.format(port=echo, children=8, each=100)],
+            preexec_fn=network.enter, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True)
+        assert hoarder.stdout is not None
+        out = hoarder.stdout.readline()  # every child holds what it got until stdin ends
+        cpu = time.process_time() - cpu
+        hoarder.communicate(input="", timeout=60)
+    assert out.split() == ["64", "736"]
+    assert refusals == [*range(1, 21), 32, 64, 128, 256, 512]
+    assert cpu < 5, f"the kit spent {cpu:.1f} s of CPU on 800 connections"
