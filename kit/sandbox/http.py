@@ -62,8 +62,14 @@ class _Server(ThreadingHTTPServer):
     """ThreadingHTTPServer that serves at most `bounds.max_connections` at once."""
 
     bounds: Bounds | None = None
-    _active = 0
-    _count_lock = threading.Lock()
+    # socketserver's default backlog is 5: a burst of connections (Toxiproxy dials one per
+    # client it accepts) would wait for SYN retransmits, seconds each, before being served.
+    request_queue_size = 1024
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._active = 0
+        self._count_lock = threading.Lock()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if self.bounds is not None:

@@ -35,6 +35,7 @@ import contextlib
 import ctypes
 import fcntl
 import os
+import queue
 import signal
 import socket
 import struct
@@ -83,7 +84,9 @@ def _listen(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
-    sock.listen(64)
+    # Room for a burst: connections over the relay's cap are refused from the queue
+    # quickly, and one dropped SYN costs a worker a second or more.
+    sock.listen(1024)
     return sock
 
 
@@ -101,6 +104,11 @@ class WorkerNetwork:
         self._conns: dict[int, set[socket.socket]] = {port: set() for port in ports}
         self._open = 0  # connections relayed (or being set up) now
         self._refused = 0  # connections refused so far
+        self._reports: queue.SimpleQueue[tuple[int, socket.socket, int, int] | None] = \
+            queue.SimpleQueue()
+        self._reporter = threading.Thread(target=self._report, daemon=True,
+                                          name="relay-refusals")
+        self._reporter.start()
         self._closed = False
         for port in ports:
             self.set_enabled(port, True)
@@ -185,7 +193,7 @@ class WorkerNetwork:
         pid = sockets.holder(inode, members) if inode else None
         return sockets.outermost(pid, member) if pid else 0
 
-    def _admit(self, port: int, peer_port: int) -> bool:
+    def _admit(self, port: int, client: socket.socket, peer_port: int) -> bool:
         """Count a new connection in, or refuse it (and report it) over the limit."""
         with self._lock:
             if self._open < self.limit:
@@ -194,9 +202,22 @@ class WorkerNetwork:
             self._refused += 1
             refused = self._refused
         if refused <= REPORT_FIRST or refused & (refused - 1) == 0:
-            owner = self.owner(port, peer_port)
-            self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused, self.limit)
+            # Naming the worker scans /proc: off the accept loop, which must stay quick.
+            # The reporter closes the connection once it has found who holds it.
+            self._reports.put((port, client, peer_port, refused))
+        else:
+            _shut(client)
         return False
+
+    def _report(self) -> None:
+        while (item := self._reports.get()) is not None:
+            port, client, peer_port, refused = item
+            try:
+                owner = self.owner(port, peer_port)
+                self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused,
+                                self.limit)
+            finally:
+                _shut(client)
 
     def _release(self) -> None:
         with self._lock:
@@ -208,8 +229,7 @@ class WorkerNetwork:
                 client, peer = listener.accept()
             except OSError:
                 return  # the listener was closed: disabled or torn down
-            if not self._admit(port, peer[1]):
-                _shut(client)
+            if not self._admit(port, client, peer[1]):
                 continue
             try:
                 upstream = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -248,6 +268,8 @@ class WorkerNetwork:
         for pid in self.members():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        self._reports.put(None)  # the reporter ends after the reports already queued
+        self._reporter.join(timeout=10)
         with self._lock:
             self._closed = True
             sockets = [*self._listeners.values(), *(c for s in self._conns.values() for c in s)]
