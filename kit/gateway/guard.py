@@ -121,7 +121,7 @@ class Guard:
             call = actions.describe(method, path, headers, body, service=service,
                                     account=self.account)
             check = call.checks[0] if call.checks else actions.Check("", "")
-            self.recorder.record(process, "authn", **bounded({
+            self.recorder.record_sampled(process, "authn", **bounded({
                 "error": failure.code, "message": failure.message,
                 "operation": call.operation, "action": check.action,
                 "resource": check.resource}),

@@ -139,11 +139,11 @@ class Gateway:
     def _refused_unread(self, what: str, detail: str) -> None:
         """A connection or a malformed request refused before its headers were known."""
         code = "ConnectionLimitExceeded" if what == "connection" else "MalformedRequest"
-        self.recorder.record("unknown", "request_refused", **bounded(
+        self.recorder.record_sampled("unknown", "request_refused", **bounded(
             {"code": code, "reason": detail}))
 
     def _note_refusal(self, process: str, refusal: limits.Refusal, service: str) -> None:
-        self.recorder.record(process, "request_refused", **bounded(
+        self.recorder.record_sampled(process, "request_refused", **bounded(
             {"code": refusal.code, "reason": refusal.message, "service": service}))
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,

@@ -57,3 +57,15 @@ def test_refusal_ops_are_checked_for_their_fields() -> None:
     recorder.record("worker-0#0", "connection_refused", port=1, limit=64)
     with pytest.raises(HistoryError, match="missing field 'refused'"):
         recorder.history(None)
+
+
+def test_repeatable_refusals_are_sampled_with_their_count() -> None:
+    recorder = Recorder()
+    for _ in range(10_000):
+        recorder.record_sampled("worker-0#0", "authn", error="InvalidClientTokenId")
+    recorder.record_sampled("worker-1#0", "authn", error="InvalidClientTokenId")
+    counts = [op["value"]["occurrence"] for op in recorder.snapshot()
+              if op["process"] == "worker-0#0"]
+    assert counts == [*range(1, 21), 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]
+    assert [op["value"]["occurrence"] for op in recorder.snapshot()
+            if op["process"] == "worker-1#0"] == [1]
