@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import logging
 import os
 import queue
 import signal
@@ -57,6 +58,7 @@ PER_WORKER = 64  # open connections per worker the run starts, all relayed ports
 REPORT_FIRST = 20
 # (worker, port, refused so far, the cap): a connection over the cap was refused.
 OnRefused = Callable[[str, int, int, int], None]
+log = logging.getLogger(__name__)
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
 T = TypeVar("T")
 
@@ -216,6 +218,8 @@ class WorkerNetwork:
                 owner = self.owner(port, peer_port)
                 self.on_refused(self.name_of(owner) or f"pid {owner}", port, refused,
                                 self.limit)
+            except Exception:  # noqa: BLE001 - one lost report must not stop the others
+                log.exception("reporting a refused connection on port %d", port)
             finally:
                 _shut(client)
 
