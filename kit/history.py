@@ -54,12 +54,14 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | output: list (its last lines)                             |
 | rds_event         | rds           | instance: str, event: str (status, failover_completed,    |
 |                   |               | ...), detail fields: what the data plane did              |
-| request_refused   | worker-N /    | code: str (the AWS error answered), reason: str: the      |
-|                   | unknown       | gateway refused a request over a size limit before        |
-|                   |               | reading it (kit/gateway/limits.py)                        |
-| connection_refused| worker-N /    | port: int, limit: int, refused: int (this worker's total  |
-|                   | unknown       | so far): a connection over the worker's cap was refused   |
-|                   |               | (kit/sandbox/netns.py; not every one is an op: see there) |
+| request_refused   | worker-N /    | code: str (the AWS error answered), reason: str, service, |
+|                   | unknown       | occurrence: int: the gateway refused a request over a     |
+|                   |               | size limit (kit/gateway/limits.py), a malformed one or a  |
+|                   |               | connection over its cap (sampled: see below)              |
+| connection_refused| worker-N /    | port: int, limit: int, refused: int (the run's total so   |
+|                   | pid N         | far): the workers' relay refused a connection over the    |
+|                   |               | run's cap (kit/sandbox/netns.py; the first 20, then every |
+|                   |               | power of two)                                             |
 
 Refusals a worker can repeat at will (`authn`, `request_refused`) are sampled: each of
 the first 20 of a process, then every power of two, with `occurrence` (the count so far;
