@@ -26,7 +26,7 @@ from kit.gateway.server import Gateway
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
-from kit.sandbox.netns import WorkerNetwork
+from kit.sandbox.netns import PER_WORKER, WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
 from kit.sandbox.view import View
 from kit.scenario import Scenario
@@ -128,9 +128,13 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
         # runbook only the AWS endpoint (the instances are the application's, not its).
         reachable = {name: proxy for name, proxy in proxies.items()
                      if not (sandbox.rds.plane.enabled and name.startswith("database."))}
-        network = WorkerNetwork.create([p.port for p in reachable.values()])
+        replicas = scenario.workers.replicas if scenario.workers is not None else 1
+        network = WorkerNetwork.create([p.port for p in reachable.values()],
+                                       limit=PER_WORKER * max(1, replicas))
         if network:
             stack.callback(network.close)
+            network.on_refused = lambda worker, port, refused, limit: recorder.record(
+                worker, "connection_refused", port=port, refused=refused, limit=limit)
             for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
         confinement = stack.enter_context(Confinement(

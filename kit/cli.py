@@ -20,6 +20,7 @@ from kit import interrupt
 from kit.deploy import toolchain
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.report.show import show
+from kit.sandbox import limits
 from kit.sandbox.emulator import NAMES
 from kit.workload.aws import ACCOUNT_ID
 
@@ -420,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
                             format="%(asctime)s %(message)s")
     # Ctrl-C and SIGTERM (a CI timeout, `kill`) stop every run cleanly, even mid-stage.
     interrupt.install()
+    limits.raise_own_open_files()
     try:
         _add_roots(getattr(args, "scenarios", []))
         return COMMANDS[args.command](args)

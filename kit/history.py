@@ -54,6 +54,22 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | output: list (its last lines)                             |
 | rds_event         | rds           | instance: str, event: str (status, failover_completed,    |
 |                   |               | ...), detail fields: what the data plane did              |
+| request_refused   | worker-N /    | code: str (the AWS error answered), reason: str, service, |
+|                   | unknown       | occurrence: int: the gateway refused a request over a     |
+|                   |               | size limit (kit/gateway/limits.py), a malformed one or a  |
+|                   |               | connection over its cap (sampled: see below)              |
+| connection_refused| worker-N /    | port: int, limit: int, refused: int (the run's total so   |
+|                   | pid N         | far): the workers' relay refused a connection over the    |
+|                   |               | run's cap (kit/sandbox/netns.py; the first 20, then every |
+|                   |               | power of two)                                             |
+
+Refusals a worker can repeat at will (`authn`, `request_refused`) are sampled: each of
+the first 20 of a process, then every power of two, with `occurrence` (the count so far;
+kit/workload/recorder.py `record_sampled`).
+Every string a worker can choose (an access key id, an action, a resource, an error text)
+is recorded through `bounded`: cut to `MAX_TEXT` characters (an access key id to
+`MAX_KEY_ID`) with a marker saying how much was cut, lists to `MAX_ITEMS`, so a history
+stays small whatever a worker sends.
 
 Ops of other kinds are allowed (checkers ignore them); `ok` ops of the kinds above are
 checked for their fields when a history is built, so a ledger bug surfaces as a clear error
@@ -114,6 +130,8 @@ REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "incident": {"fault": _STR, "detail": _DICT},
     "runbook_exit": {"code": _OPT_INT, "timed_out": _BOOL, "output": (list,)},
     "rds_event": {"instance": _STR, "event": _STR},
+    "request_refused": {"code": _STR, "reason": _STR},
+    "connection_refused": {"port": _INT, "limit": _INT, "refused": _INT},
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},
@@ -128,6 +146,35 @@ FAILED: dict[str, dict[str, tuple[type, ...]]] = {
 }
 KINDS = tuple(REQUIRED)
 OpType = Literal["invoke", "ok", "fail", "info"]
+
+
+# Bounds of recorded fields a worker controls. 1024 characters hold any ARN, action or
+# AWS error text a real call produces; an access key id is 16 to 128 characters (IAM API
+# Reference, AccessKey: "Length Constraints: Minimum length of 16. Maximum length of 128").
+MAX_TEXT = 1024
+MAX_KEY_ID = 128
+MAX_ITEMS = 64
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """`text` cut to `limit` characters, with a marker saying how many were cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}...[kit: {len(text) - limit} more characters cut]"
+
+
+def bounded(value: Any, limit: int = MAX_TEXT) -> Any:
+    """`value` with every string clipped and every list cut to MAX_ITEMS (recursively)."""
+    if isinstance(value, str):
+        return clip(value, limit)
+    if isinstance(value, dict):
+        return {clip(str(k), limit): bounded(v, limit) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        items = [bounded(v, limit) for v in value[:MAX_ITEMS]]
+        if len(value) > MAX_ITEMS:
+            items.append(f"...[kit: {len(value) - MAX_ITEMS} more items cut]")
+        return items
+    return value
 
 
 def _type_ok(value: Any, types: tuple[type, ...]) -> bool:

@@ -449,6 +449,9 @@ class _Run:
         supervisor = Supervisor(workers.command, bound.confinement, env, workers.replicas,
                                 session_for, self.run_dir, recorder, workers.stop_grace_seconds,
                                 stopping)
+        if bound.network is not None:  # a refused connection names its worker
+            bound.network.name_of = lambda pid: next(
+                (name for name, held in supervisor.holders().items() if held == pid), None)
         queue_url = bound.values[f"{producer_spec.queue}.url"]
         producer = Producer(
             aws.client("sqs", bound.gateway.url,

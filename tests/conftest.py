@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from kit.sandbox.limits import raise_own_open_files
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The kit runs in this process as `kit` runs in its own: with its whole allowance.
+    raise_own_open_files()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

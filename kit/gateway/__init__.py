@@ -9,4 +9,5 @@ policies  the emulator's policies and tags, read with admin calls, parsed once, 
 sessions  the credentials the kit registered and whose they are
 replies   AWS error replies in each client's protocol
 sqs       SQS wire formats (JSON and query) for recording receives and deletes
+limits    AWS's size limits, checked from the headers before a body is read
 """

@@ -4,7 +4,8 @@ The guard holds the credentials the kit registered (`Session`s), verifies every 
 against them (`sigv4`), maps it to IAM checks (`actions`) and decides each one against the
 emulator's current policies (`authz`). Every outcome is recorded in the run's history under
 the calling process: `authn` ops for requests refused before authorization (unknown key,
-bad signature), `authz` ops for every decision, allowed or not.
+bad signature), `authz` ops for every decision, allowed or not. Every field of them is
+bounded (kit/history.py `bounded`): a worker chooses its access key id, action and resource.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from kit.gateway import actions, encryption, replies, sigv4
 from kit.gateway.authz import Authorizer
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
+from kit.history import MAX_KEY_ID, bounded, clip
 from kit.iam import Policy, PolicyError, parse_policy
 from kit.workload.recorder import Recorder
 
@@ -119,9 +121,11 @@ class Guard:
             call = actions.describe(method, path, headers, body, service=service,
                                     account=self.account)
             check = call.checks[0] if call.checks else actions.Check("", "")
-            self.recorder.record(process, "authn", access_key_id=key, error=failure.code,
-                                 message=failure.message, operation=call.operation,
-                                 action=check.action, resource=check.resource)
+            self.recorder.record_sampled(process, "authn", **bounded({
+                "error": failure.code, "message": failure.message,
+                "operation": call.operation, "action": check.action,
+                "resource": check.resource}),
+                access_key_id=None if key is None else clip(key, MAX_KEY_ID))
             raise Refused(replies.error(call.service, call.protocol, failure.code,
                                          failure.message, head=method == "HEAD")) from None
         return session, auth
@@ -132,27 +136,21 @@ class Guard:
         principal = session.principal_arn or ""
         if not session.enforced:
             for check in call.checks:
-                self.recorder.record(session.process, "authz", action=check.action,
-                                     operation=call.operation, resource=check.resource,
-                                     decision="Allow", deciding=[],
-                                     reason="unenforced: registered without credentials")
+                self._record_decision(session, call, check, "Allow", [],
+                                      "unenforced: registered without credentials")
             return
         if not call.mapped:
             action = f"{call.service}:{call.operation}" if call.service else call.operation
-            self.recorder.record(session.process, "authz", action=action,
-                                 operation=call.operation, resource="",
-                                 decision="ImplicitDeny", deciding=[], reason=call.problem)
+            self._record_decision(session, call, actions.Check(action, ""), "ImplicitDeny",
+                                  [], call.problem)
             raise Refused(replies.error(call.service, call.protocol, "AccessDenied",
                                         f"User: {principal} is not authorized to perform "
                                         f"{call.operation or 'this request'}: {call.problem}",
                                         head=method == "HEAD"))
         for check in call.checks:
             decision = self.authorizer.decide(session, call, check, client_ip, region)
-            self.recorder.record(session.process, "authz", action=check.action,
-                                 operation=call.operation, resource=check.resource,
-                                 decision=decision.effect,
-                                 deciding=[str(ref) for ref in decision.deciding],
-                                 reason=decision.reason)
+            self._record_decision(session, call, check, decision.effect,
+                                  [str(ref) for ref in decision.deciding], decision.reason)
             if not decision.allowed:
                 # SQS names a refused key use KmsAccessDenied; S3 says AccessDenied.
                 code = "KmsAccessDenied" if call.service == "sqs" and \
@@ -161,6 +159,13 @@ class Guard:
                     call.service, call.protocol, code,
                     replies.access_denied_message(principal, check.action, check.resource,
                                                   decision.reason), head=method == "HEAD"))
+
+    def _record_decision(self, session: Session, call: actions.Call, check: actions.Check,
+                         effect: str, deciding: list[str], reason: str | None) -> None:
+        """One `authz` op, every field bounded."""
+        self.recorder.record(session.process, "authz", **bounded({
+            "action": check.action, "operation": call.operation, "resource": check.resource,
+            "decision": effect, "deciding": deciding, "reason": reason}))
 
     def _register_assumed(self, caller: Session, call: actions.Call, reply: bytes) -> None:
         """Accept the credentials an AssumeRole through the gateway returned, for its caller."""

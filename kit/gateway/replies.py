@@ -32,9 +32,10 @@ _STATUS = {"AccessDenied": 403, "InvalidClientTokenId": 403, "SignatureDoesNotMa
            "XAmzContentSHA256Mismatch": 400}
 
 
-def error(service: str, protocol: str, code: str, message: str, *, head: bool = False) -> Reply:
-    """An error reply for `code` in the protocol of `service`."""
-    status = _STATUS.get(code, 400)
+def error(service: str, protocol: str, code: str, message: str, *, head: bool = False,
+          status: int | None = None) -> Reply:
+    """An error reply for `code` in the protocol of `service` (`status`: its usual one)."""
+    status = status or _STATUS.get(code, 400)
     request_id = str(uuid.uuid4())
     if protocol == "json" and service == "sqs":
         body = {"__type": f"com.amazon.coral.service#{_JSON_TYPES.get(code, code)}",

@@ -11,6 +11,13 @@ visibility calls are recorded under the process that made them (the kit's CloudT
 The emulators' admin APIs (moto's /moto-api, LocalStack's /_localstack and /_aws) are
 refused to everyone who comes through here. Fault hooks (e.g.
 lost deletes) act on requests in flight.
+
+What a request may make the gateway hold is bounded (kit/gateway/limits.py): a body over
+its service's limit, or streamed without a Content-Length, is refused from its headers
+before it is read; an SQS message over AWS's 1 MiB is refused as SQS refuses it; headers
+and the connections served at once are capped (kit/sandbox/http.py). Each refusal is a
+`request_refused` op, and every field recorded from a request is bounded
+(kit/history.py `bounded`).
 """
 
 from __future__ import annotations
@@ -21,18 +28,23 @@ from typing import Any
 
 import urllib3
 
-from kit.gateway import actions, replies, sqs
+from kit.gateway import actions, limits, replies, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
+from kit.history import bounded
 from kit.sandbox.emulator import Routes
-from kit.sandbox.http import LoopbackServer
+from kit.sandbox.http import Bounds, LoopbackServer
 from kit.workload import aws
 from kit.workload.recorder import Recorder
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
               "trailers", "transfer-encoding", "upgrade", "host", "content-length"}
 __all__ = ["Gateway", "GatewayError"]
+# Connections served at once (a thread and a descriptor of the kit's each). Far above what
+# the workers' relays let through (kit/sandbox/netns.py: a cap per worker), the producer's
+# pool and the kit's own clients, so only a client that hoards connections reaches it.
+MAX_CONNECTIONS = 512
 
 
 class Gateway:
@@ -59,7 +71,9 @@ class Gateway:
                                          timeout=urllib3.Timeout(connect=5, read=60))
         # The upstream may be down (a fault): the caller gets a 502.
         self._http = LoopbackServer(self.handle, lambda exc, path: (
-            502, {"Content-Type": "text/plain"}, str(exc).encode()), "gateway")
+            502, {"Content-Type": "text/plain"}, str(exc).encode()), "gateway",
+            Bounds(limits.MAX_HEADER_BYTES, MAX_CONNECTIONS, self.check_size,
+                   self._refused_unread))
         self.port, self.url = self._http.port, self._http.url
 
     def __enter__(self) -> Gateway:
@@ -111,15 +125,36 @@ class Gateway:
                 return True
             return False
 
+    def check_size(self, method: str, path: str, headers: dict[str, str],
+                   client_ip: str = "127.0.0.1") -> replies.Reply | None:
+        """Before a body is read: the refusal of one too large or streamed, else None."""
+        service = limits.service_of(headers)
+        refusal = limits.check_length(service, headers)
+        if refusal is None:
+            return None
+        self._note_refusal(self.guard.process_of(headers), refusal, service)
+        return replies.error(service, limits.protocol_of(service, headers), refusal.code,
+                             refusal.message, head=method == "HEAD", status=refusal.status)
+
+    def _refused_unread(self, what: str, detail: str) -> None:
+        """A connection or a malformed request refused before its headers were known."""
+        code = "ConnectionLimitExceeded" if what == "connection" else "MalformedRequest"
+        self.recorder.record_sampled("unknown", "request_refused", **bounded(
+            {"code": code, "reason": detail}))
+
+    def _note_refusal(self, process: str, refusal: limits.Refusal, service: str) -> None:
+        self.recorder.record_sampled(process, "request_refused", **bounded(
+            {"code": refusal.code, "reason": refusal.message, "service": service}))
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
                client_ip: str = "127.0.0.1") -> replies.Reply:
         """Answer one request: refuse, deny, swallow, or forward and record."""
         if path.startswith(self.admin_paths):
-            self.recorder.record(self.guard.process_of(headers), "authz",
-                                 action=path.split("/")[1].split("?")[0],
-                                 operation=method, resource=path.split("?", 1)[0],
-                                 decision="ExplicitDeny", deciding=[],
-                                 reason="the emulator's admin API is refused to every workload")
+            self.recorder.record(self.guard.process_of(headers), "authz", **bounded({
+                "action": path.split("/")[1].split("?")[0], "operation": method,
+                "resource": path.split("?", 1)[0], "decision": "ExplicitDeny",
+                "deciding": [],
+                "reason": "the emulator's admin API is refused to every workload"}))
             return 403, {"Content-Type": "text/plain"}, b"the emulator admin API is not for you"
         try:
             session, call = self.guard.admit(method, path, headers, body, client_ip)
@@ -131,6 +166,11 @@ class Gateway:
                  headers: dict[str, str], body: bytes) -> replies.Reply:
         """Send an authorized call to the emulator (or swallow it: a fault) and record it."""
         request = sqs.parse(headers, body) if call.service == "sqs" else None
+        refusal = limits.check_sqs(request) if request is not None else None
+        if request is not None and refusal is not None:
+            self._note_refusal(session.process, refusal, "sqs")
+            return replies.error("sqs", request.protocol, refusal.code, refusal.message,
+                                 status=refusal.status)
         if request is not None and request.action == "ReceiveMessage":
             body = sqs.with_receive_count(request, body)
         if request is not None and request.action.startswith("DeleteMessage") \
@@ -155,9 +195,9 @@ class Gateway:
                 with self._lock:
                     self.receipts[msg["receipt"]] = msg["message_id"]
                 extra = {"group": msg["group"]} if msg.get("group") else {}
-                self.recorder.record(process, "receive", message_id=msg["message_id"],
-                                     key=self.key_of(msg["body"]),
-                                     receive_count=msg["receive_count"], **extra)
+                self.recorder.record(process, "receive", **bounded({
+                    "message_id": msg["message_id"], "key": self.key_of(msg["body"]),
+                    "receive_count": msg["receive_count"], **extra}))
         elif action in ("DeleteMessage", "DeleteMessageBatch"):
             for entry in sqs.succeeded(request, status, data):
                 self.recorder.record(process, "delete", message_id=self._message_of(entry))

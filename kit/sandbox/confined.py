@@ -20,8 +20,11 @@ INFO_TIMEOUT = 10.0
 def init_pid(info_fd: int) -> int | None:
     """The host pid of the sandbox's PID 1, from bwrap's --info-fd (None if it failed)."""
     chunks = []
+    # poll, not select: with the kit's descriptors above 1024, select() refuses them.
+    poller = select.poll()
+    poller.register(info_fd, select.POLLIN)
     try:
-        while select.select([info_fd], [], [], INFO_TIMEOUT)[0]:
+        while poller.poll(INFO_TIMEOUT * 1000):
             chunk = os.read(info_fd, 4096)
             if not chunk:
                 break

@@ -10,6 +10,7 @@ fixed size, charged to the group's memory.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 from dataclasses import dataclass
@@ -70,3 +71,19 @@ def apply(limits: Limits, own_user: bool) -> None:
         resource.setrlimit(kind, (value, value))
     if limits.nice:
         os.nice(limits.nice)
+
+
+def raise_own_open_files() -> int:
+    """At the kit's start: its soft RLIMIT_NOFILE up to its hard limit (the new soft one).
+
+    The kit holds descriptors for every run's services, relays and gateway connections; a
+    soft limit of 1024 (a common default) would let the workers' connections, each within
+    its own allowance, exhaust it ("Too many open files"). Confined processes get their
+    own limits (`apply`), so this raises nothing of theirs."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:  # the kernel caps it at fs.nr_open
+        hard = int(open("/proc/sys/fs/nr_open").read())  # noqa: SIM115 - tiny, read once
+    if hard > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

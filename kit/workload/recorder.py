@@ -9,6 +9,8 @@ from typing import Any
 
 from kit.history import FinalState, History, make_history
 
+SAMPLED_FIRST = 20
+
 
 class Recorder:
     """Thread-safe, append-only list of ops, timed from the start of the run.
@@ -24,6 +26,7 @@ class Recorder:
         self._start = time.monotonic()
         self._counts: Counter[str] = Counter()
         self._keys: set[str] = set()
+        self._sampled: dict[tuple[str, str], int] = {}
         self.changed = threading.Condition(self._lock)
 
     def now(self) -> float:
@@ -43,6 +46,15 @@ class Recorder:
                 if kind == "recorded":
                     self._keys.add(value["key"])
             self.changed.notify_all()
+
+    def record_sampled(self, process: str, kind: str, **value: Any) -> None:
+        """Record a refusal a worker can repeat at will: each of the first SAMPLED_FIRST
+        of its (process, kind), then only every power of two, each op with `occurrence`
+        (how many so far), so a loop of bad requests cannot grow the history without bound."""
+        with self._lock:
+            seen = self._sampled[(process, kind)] = self._sampled.get((process, kind), 0) + 1
+            if seen <= SAMPLED_FIRST or seen & (seen - 1) == 0:
+                self.record(process, kind, occurrence=seen, **value)
 
     def count(self, kind: str) -> int:
         """How many `ok` ops of `kind` were recorded so far."""
