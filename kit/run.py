@@ -432,10 +432,8 @@ class _Run:
         home.mkdir()
         spec = scenario.faults[self.fault]
         kind = FAULTS.get(spec.kind)
-        env = worker_env(scenario, bound, str(home)) | (kind.worker_env(self.work)
-                                                        if kind else {})
-        if kind:
-            bound.confinement.view.show(*kind.worker_paths(self.work))
+        # The same for every fault: nothing the workers see announces one before it happens.
+        env = worker_env(scenario, bound, str(home))
         workers = scenario.workers
 
         def session_for(name: str) -> dict[str, str]:

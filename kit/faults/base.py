@@ -5,6 +5,10 @@ A fault kind is one class: `Params` (a pydantic model of `params` in scenario.ya
 targets "endpoint.aws" and "workers"), and start / window / heal. Healing is not optional.
 start() returns what it changed and heal() what it restored (the fault_start and fault_end
 details of the history).
+
+A fault acts only from start(), once its trigger fired: a kind has no hook into the
+workers' environment, files or sandbox, so nothing a worker can see before the fault
+differs from a run without it (tests/unit/faults/test_unannounced.py).
 """
 
 from __future__ import annotations
@@ -85,16 +89,6 @@ class FaultKind:
     @staticmethod
     def references(params: Any) -> list[str]:
         """The scenario resources its params name (checked when the scenario loads)."""
-        return []
-
-    @staticmethod
-    def worker_env(work: Path) -> dict[str, str]:
-        """What the workers' environment needs from the start for this fault (most: none)."""
-        return {}
-
-    @staticmethod
-    def worker_paths(work: Path) -> list[Path]:
-        """Host files the workers' sandboxes must show (read-only) for this fault."""
         return []
 
     def start(self) -> dict[str, Any]:

@@ -1,30 +1,43 @@
-"""Clock faults: the workers' wall clock jumps by a seeded amount, then is corrected.
+"""Clock faults: the workers' clock and AWS's disagree by a seeded amount, then agree again.
 
 A host whose clock is off signs every AWS request with the wrong time, and AWS refuses
 requests signed more than 15 minutes away from its own clock (SignatureDoesNotMatch,
-"Signature expired"; the gateway enforces the same window, kit/gateway/sigv4.py). boto3
-does not correct for skew by itself (boto/boto3#1252), so a worker sees every AWS call
-fail until the clock is corrected: it must neither lose messages nor give up for good.
+"Signature expired" or "Signature not yet current"; kit/gateway/sigv4.py). boto3 does not
+correct for skew by itself (boto/boto3#1252), so a worker sees every AWS call fail until
+the clocks agree again: it must neither lose messages nor give up for good.
 
-How: every worker of a run with this fault starts with libfaketime preloaded, reading its
-offset from a file the nemesis rewrites (`FAKETIME_TIMESTAMP_FILE`, read on every call).
-Only the wall clock (CLOCK_REALTIME) moves, as when NTP steps a clock: CLOCK_MONOTONIC,
-which timeouts and leases should use, is left alone (`DONT_FAKE_MONOTONIC`).
+How: on the server side. For the window, the gateway judges the signatures of the workers'
+requests (every session the supervisor's workers hold, and any they assume from it)
+against AWS's clock moved by the offset (`sigv4.Clock`); the producer's and the kit's
+requests are judged as before. The workers' own clock, their environment and their files
+are exactly those of a run without the fault: nothing announces it, and nothing a worker
+does can remove it (re-executing itself, scrubbing its environment, reading the time from
+a raw system call).
+
+Why not on the worker side: libfaketime (LD_PRELOAD, or a read-only /etc/ld.so.preload with
+the system-wide /etc/faketimerc) is undone from inside the sandbox: its own environment
+variables (FAKETIME, FAKETIME_ONLY_CMDS, FAKETIME_TIMESTAMP_FILE) and ~/.faketimerc take
+precedence over the system-wide file, its cache is only turned off by an environment
+variable (FAKETIME_NO_CACHE; otherwise the offset is re-read every 10 s, which blurs a
+10 s window), and a raw clock_gettime system call or the vDSO (ctypes) bypass any preload.
+Linux time namespaces move only the monotonic and boot clocks, never the wall clock. What
+the fault is about, AWS refusing what the workers sign, is what the gateway decides, so
+that is where the skew lives. What the workers lose: their wall clock (time.time(), the
+database's now()) still agrees with the kit's during the window, so a worker cannot see
+the skew by comparing clocks, only through AWS's refusals (whose messages give AWS's time,
+as AWS's do); the only variant this fault kills (fifo-ledger's gives-up-on-clock-errors)
+relies on the refusals alone.
 """
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from datetime import timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kit.deploy.toolchain import faketime_library
-from kit.errors import ToolchainError
-from kit.faults.base import FaultKind
-
-CLOCK_FILE = "clock-offset"
+from kit.faults.base import FaultBroken, FaultKind
 
 
 class SkewParams(BaseModel):
@@ -43,43 +56,29 @@ class SkewParams(BaseModel):
         return self
 
 
+def draw_offset(seed: int, params: SkewParams) -> int:
+    """The workers' clock minus AWS's, in seconds, for `seed` (positive: ahead)."""
+    rng = random.Random(f"clock_skew:{seed}")
+    offset = rng.randint(params.min_seconds, params.max_seconds)
+    ahead = {"ahead": True, "behind": False}.get(params.direction, rng.random() < 0.5)
+    return offset if ahead else -offset
+
+
 class ClockSkew(FaultKind):
-    """The workers' wall clock is off by a seeded offset for the window."""
+    """The workers' clock is off from AWS's by a seeded offset for the window."""
 
     Params = SkewParams
     targets = ("workers",)
     timed = True
 
-    @staticmethod
-    def worker_env(work: Path) -> dict[str, str]:
-        """The environment that lets the nemesis move the workers' clock."""
-        library = faketime_library()
-        if library is None:
-            raise ToolchainError("libfaketime is missing (the clock_skew fault needs it): "
-                                 "run `make setup`")
-        clock = work / CLOCK_FILE
-        clock.write_text("+0\n")
-        clock.chmod(0o644)
-        return {"LD_PRELOAD": str(library), "FAKETIME_TIMESTAMP_FILE": str(clock),
-                "FAKETIME_NO_CACHE": "1", "DONT_FAKE_MONOTONIC": "1"}
-
-    @staticmethod
-    def worker_paths(work: Path) -> list[Path]:
-        """The library and the offset file (rewritten in place: a shown file follows it)."""
-        library = faketime_library()
-        return [work / CLOCK_FILE, *([library] if library else [])]
-
-    def _set(self, offset: int) -> None:
-        (self.ctx.work / CLOCK_FILE).write_text(f"{offset:+d}\n")
-
     def start(self) -> dict[str, Any]:
-        rng = random.Random(f"clock_skew:{self.ctx.seed}")
-        offset = rng.randint(self.params.min_seconds, self.params.max_seconds)
-        ahead = {"ahead": True, "behind": False}.get(self.params.direction, rng.random() < 0.5)
-        offset = offset if ahead else -offset
-        self._set(offset)
+        supervisor = self.ctx.supervisor
+        if supervisor is None:
+            raise FaultBroken("clock_skew targets the workers, but this run has none")
+        offset = draw_offset(self.ctx.seed, self.params)
+        self.ctx.gateway.guard.clock.skew(timedelta(seconds=offset), supervisor.owns)
         return {"target": "workers", "offset_seconds": offset,
-                "effect": "the workers' wall clock is off; AWS refuses what they sign"}
+                "effect": "the workers' clock is off from AWS's; AWS refuses what they sign"}
 
     def heal(self) -> None:
-        self._set(0)
+        self.ctx.gateway.guard.clock.reset()

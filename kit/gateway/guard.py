@@ -48,6 +48,7 @@ class Guard:
         self.account = account
         self.authorizer = Authorizer(store)
         self.sessions: dict[str, Session] = {}  # access key id -> session
+        self.clock = sigv4.Clock()  # what signatures are judged against (clock_skew moves it)
         self._lock = threading.Lock()
 
     def register(self, session: Session) -> None:
@@ -116,7 +117,8 @@ class Guard:
                         and headers.get("x-amz-security-token") != session.session_token:
                     raise sigv4.AuthFailure("InvalidClientTokenId", "The security token "
                                             "included in the request is invalid.")
-                sigv4.verify(auth, session.secret_access_key or "", method, path, headers, body)
+                sigv4.verify(auth, session.secret_access_key or "", method, path, headers, body,
+                             now=self.clock.now(session.process))
         except sigv4.AuthFailure as failure:
             call = actions.describe(method, path, headers, body, service=service,
                                     account=self.account)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hmac
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from hashlib import sha256
@@ -34,6 +36,32 @@ _AUTH = re.compile(
     r"^AWS4-HMAC-SHA256\s+Credential=(?P<cred>[^,\s]+)\s*,\s*"
     r"SignedHeaders=(?P<signed>[^,\s]+)\s*,\s*Signature=(?P<sig>[0-9a-fA-F]+)\s*$")
 _DATE_FORMAT = "%Y%m%dT%H%M%SZ"
+
+
+class Clock:
+    """AWS's clock as each caller's signatures are judged against: the real one, or one
+    `offset` behind for the processes a clock_skew fault targets (their clock is `offset`
+    ahead of AWS's, which is what AWS sees of a host whose clock is wrong)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._offset = timedelta(0)
+        self._applies: Callable[[str], bool] = lambda process: False
+
+    def skew(self, offset: timedelta, applies: Callable[[str], bool]) -> None:
+        """From now on, callers for whom `applies(process)` holds are `offset` ahead of AWS."""
+        with self._lock:
+            self._offset, self._applies = offset, applies
+
+    def reset(self) -> None:
+        """Every caller agrees with AWS again (idempotent)."""
+        self.skew(timedelta(0), lambda process: False)
+
+    def now(self, process: str) -> datetime:
+        """AWS's time as a request of `process` is judged."""
+        with self._lock:
+            offset, applies = self._offset, self._applies
+        return datetime.now(UTC) - (offset if applies(process) else timedelta(0))
 
 
 class AuthFailure(Exception):

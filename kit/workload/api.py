@@ -8,6 +8,7 @@ workload.py defines:
 - `Params`: a pydantic model of `workload.params` in scenario.yaml (validated at load);
 - `plan(seed: int, params: Params) -> list[Send]`: what the producer sends, in order,
   deterministically for a seed;
+  (message ids carry `run_tag(seed, name)`, never the seed itself);
 - `describe(body: str) -> Described`: the message's key and fields, and whether it is a
   valid message (anything else is poison). Used by the producer, the gateway and checkers.
 
@@ -17,6 +18,7 @@ ids are namespaced by the scenario (`ledger.per_group_order`), never the kit's o
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from collections.abc import Callable, Mapping
@@ -28,6 +30,18 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from kit.errors import InputError
+
+
+def run_tag(seed: int, scope: str) -> str:
+    """The part of a seed's message ids that tells its runs apart: the same for a seed every
+    time, different across seeds, and not the seed.
+
+    Why: an id such as `o-<seed>-0001` hands the workers the seed, from which the kit
+    draws what a fault does (its offset, its victim): they must not read it off a
+    message. This hides it from a glance, not from one who has the kit's code and
+    enumerates small seeds (as the seeded message contents would tell them anyway).
+    """
+    return hashlib.sha256(f"{scope}:{seed}".encode()).hexdigest()[:10]
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ RESTART_BACKOFF_MAX = 1.0
 STARTUP_SECONDS = 3.0
 CRASH_EXITS = 3
 TAIL_LINES = 10
+WORKER_PREFIX = "worker-"  # worker-<slot>#<incarnation>: the process name of each start
 
 
 def spawn(command: Sequence[str], confinement: Confinement, env: dict[str, str],
@@ -73,7 +74,7 @@ class Supervisor(threading.Thread):
         self.error: Exception | None = None
 
     def _start(self, slot: int) -> None:
-        name = f"worker-{slot}#{self.incarnations[slot]}"
+        name = f"{WORKER_PREFIX}{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
         proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log")
@@ -155,6 +156,12 @@ class Supervisor(threading.Thread):
         if refused:
             value["refused"] = refused
         self.recorder.record("kit", "worker_exit", worker=name, pid=proc.pid, **value)
+
+    @staticmethod
+    def owns(process: str) -> bool:
+        """Whether `process` (a name the gateway and the history use) is one of its workers,
+        of any incarnation: the sessions they hold, and any they assume from them."""
+        return process.startswith(WORKER_PREFIX)
 
     def holders(self) -> dict[str, int]:
         """Live worker process names -> pid."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kit.workload.api import Described, Send
+from kit.workload.api import Described, Send, run_tag
 
 
 class Params(BaseModel):
@@ -77,11 +77,12 @@ def plan(seed: int, params: Params) -> list[Send]:
     interleaved; resends after their originals; poison in some account's group, after the
     first quarter of the sends."""
     rng = random.Random(seed)
+    tag = run_tag(seed, "fifo-ledger")
     accounts = [f"acct-{i}" for i in range(params.accounts)]
     queues: dict[str, list[str]] = {}
     for n, account in enumerate(accounts):
         count = params.postings // params.accounts + (n < params.postings % params.accounts)
-        queues[account] = [json.dumps({"posting_id": f"p-{seed}-{account}-{k:03d}",
+        queues[account] = [json.dumps({"posting_id": f"p-{tag}-{account}-{k:03d}",
                                        "account_id": account, "amount_cents": amount})
                            for k, amount in enumerate(_amounts(rng, count))]
     sends: list[Send] = []

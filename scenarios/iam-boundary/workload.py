@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kit.workload.api import Described, Send
+from kit.workload.api import Described, Send, run_tag
 
 MAX_FRAMES = 500
 
@@ -54,7 +54,8 @@ def plan(seed: int, params: Params) -> list[Send]:
     """A deterministic plan for `seed`: shuffled jobs, each resubmission somewhere after
     its original (as a retried submission would be)."""
     rng = random.Random(seed)
-    bodies = [json.dumps({"job_id": f"j-{seed}-{i:04d}",
+    tag = run_tag(seed, "iam-boundary")
+    bodies = [json.dumps({"job_id": f"j-{tag}-{i:04d}",
                           "scene": f"scene-{rng.randrange(params.scenes)}",
                           "frames": rng.randint(1, MAX_FRAMES)})
               for i in range(params.jobs)]

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kit.workload.api import Described, Send
+from kit.workload.api import Described, Send, run_tag
 
 POISON_BODIES = (
     "not json at all",
@@ -65,7 +65,8 @@ def plan(seed: int, params: Params) -> list[Send]:
     """A deterministic send plan for `seed`: shuffled orders, each duplicate somewhere after
     its original (as a retried send would be), poison spread through."""
     rng = random.Random(seed)
-    valid = [json.dumps({"order_id": f"o-{seed}-{i:04d}",
+    tag = run_tag(seed, "order-pipeline")
+    valid = [json.dumps({"order_id": f"o-{tag}-{i:04d}",
                          "customer_id": f"c-{rng.randrange(params.customers)}",
                          "amount_cents": rng.randint(100, 99_999)})
              for i in range(params.orders)]

@@ -11,7 +11,7 @@ import random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kit.workload.api import Described, Send
+from kit.workload.api import Described, Send, run_tag
 
 
 class Params(BaseModel):
@@ -38,7 +38,8 @@ def describe(body: str) -> Described:
 def plan(seed: int, params: Params) -> list[Send]:
     """The transactions, in order, for `seed`: accounts and amounts drawn from it."""
     rng = random.Random(seed)
-    return [Send(json.dumps({"txn_id": f"t{seed}-{i:05d}",
+    tag = run_tag(seed, "rds-recovery")
+    return [Send(json.dumps({"txn_id": f"t{tag}-{i:05d}",
                              "account": f"acct-{rng.randrange(params.accounts)}",
                              "amount": rng.randint(1, 10_000)}))
             for i in range(params.transactions)]
