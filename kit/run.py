@@ -28,6 +28,7 @@ from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.deploy import gate, hcl, inspect
+from kit.deploy.evidence import Witness
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
@@ -211,6 +212,13 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
     return run_checks(history, always | scenario.params, registry), None
 
 
+def _witness(sandbox: Sandbox) -> Witness:
+    """What watches the emulators around the solution's Terraform commands: moto's journal
+    and probe (LocalStack keeps no journal: kit/deploy/evidence.py)."""
+    return Witness([sandbox.moto.journal], [sandbox.moto.answering],
+                   journaled=sandbox.localstack is None)
+
+
 def _confinement(history: History) -> dict[str, Any]:
     """How the run's processes were confined (each role's axes) and what this machine
     could not give."""
@@ -327,6 +335,7 @@ class _Run:
     def _init(self, unparsed: str | None) -> bool:
         """Copy, configure and init the solution; False when the run stops here."""
         tf = self.tf = Terraform(self.solution, self.work, **self._provider())
+        tf.witness = _witness(self.sandbox)
         self.recorder.record("kit", "confinement", **tf.axes())
         try:
             self._configure(tf, self.config)

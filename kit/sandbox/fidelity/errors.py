@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 import traceback
+from pathlib import Path
 from typing import Any
 
+from kit.sandbox import journal
+
 NOT_IMPLEMENTED = "NotImplemented"
+_WRITER: journal.Writer | None = None  # the sandbox's journal of answers, once opened
 EMULATOR_FAILURE = "KitEmulatorFailure"
 _GENERIC = re.compile(r"^The \w+ action has not been implemented$")
 
@@ -33,24 +37,39 @@ def unimplemented_actions_fail_fast() -> None:
     original = convert_to_flask_response.__call__
 
     def call(self: Any, args: Any = None, **kwargs: Any) -> Any:
-        try:
-            return original(self, args, **kwargs)
-        except HTTPException:
-            raise  # moto's own error answers
-        except NotImplementedError as exc:
-            code, detail = NOT_IMPLEMENTED, "" if _GENERIC.search(str(exc)) else f" ({exc})"
-        except Exception as exc:  # noqa: BLE001 - any crash of moto is an emulator gap
-            code, detail = EMULATOR_FAILURE, f" ({type(exc).__name__}: {exc})"
-            traceback.print_exc()  # into moto's log, for whoever fixes the gap
         owner = getattr(self.callback, "__self__", self.callback)
         service = getattr(owner, "__module__", "moto.unknown").split(".")[1]
-        verb = "does not implement" if code == NOT_IMPLEMENTED else "failed on"
-        message = (f"moto {verb} {service} {_action(flask_request)}{detail}: an emulator "
-                   "gap, not an AWS answer")
-        return _error_response(Response, flask_request, code, message[:1000])
+
+        def answer() -> Any:
+            try:
+                return original(self, args, **kwargs)
+            except HTTPException:
+                raise  # moto's own error answers
+            except NotImplementedError as exc:
+                code = NOT_IMPLEMENTED
+                detail = "" if _GENERIC.search(str(exc)) else f" ({exc})"
+            except Exception as exc:  # noqa: BLE001 - any crash of moto is an emulator gap
+                code, detail = EMULATOR_FAILURE, f" ({type(exc).__name__}: {exc})"
+                traceback.print_exc()  # into moto's log, for whoever fixes the gap
+            verb = "does not implement" if code == NOT_IMPLEMENTED else "failed on"
+            message = (f"moto {verb} {service} {_action(flask_request)}{detail}: an emulator "
+                       "gap, not an AWS answer")
+            return _error_response(Response, flask_request, code, message[:1000])
+
+        if _WRITER is None:
+            return answer()
+        # The action is read after the answer: reading the form first would consume the body.
+        return journal.journaling(_WRITER, service, lambda: _action(flask_request), answer)
 
     call._kit_fix = True  # type: ignore[attr-defined]
     convert_to_flask_response.__call__ = call  # type: ignore[method-assign]
+
+
+def answers_are_journaled(path: Path) -> None:
+    """Record every answer of this moto process in the journal at `path`
+    (kit/sandbox/journal.py): the evidence blame is decided from."""
+    global _WRITER
+    _WRITER = journal.Writer(path)
 
 
 def _action(request: Any) -> str:
