@@ -27,6 +27,7 @@ from kit import interrupt
 from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
+from kit.checks.producer import PRODUCER_SENDS
 from kit.deploy import gate, hcl, inspect
 from kit.deploy.evidence import Witness
 from kit.deploy.override import SERVICES
@@ -182,7 +183,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
 
 def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult], str | None]:
     """The verdicts of the invariants this run can judge, and a kit error if it judged
-    nothing it should have."""
+    nothing it should have (no path of a solution's making leads there)."""
     registry = scenario.registry
     # A solution stopped by the gate, or that did not deploy, is judged on that alone:
     # nothing else ran.
@@ -201,13 +202,13 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
         return run_checks(history, always | static, registry), None
     failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
     if failed_sends and not history.of_kind("send"):
-        # The producer could not send at all: judge what does not need a workload. The
-        # solution caused it when one of those fails (e.g. iam.required_access).
+        # AWS refused every send (4xx; a 5xx stops the run as the kit's): nothing was
+        # processed, so judge what needs no workload. Where none of that names the cause,
+        # the producer's gate does, with the refusals as evidence (kit/checks/producer.py):
+        # the solution's queue refused the contract's producer, never "cannot tell why".
         results = run_checks(history, always | static, registry)
         if worst(results.values()) == "pass":
-            return results, (f"the producer's sends failed ({failed_sends[0].value['error']}) "
-                             "although every static invariant passed: the kit cannot tell "
-                             "why, so the run is not judged")
+            results |= run_checks(history, {PRODUCER_SENDS: {}}, registry)
         return results, None
     return run_checks(history, always | scenario.params, registry), None
 
