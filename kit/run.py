@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt
-from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
+from kit.bind import Bound, Unlocated, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.checks.producer import PRODUCER_SENDS
@@ -274,8 +274,12 @@ class _Run:
         if values is None:
             return self.recorder.history(None)
         with self.stage("bind"):
-            values |= resource_values(self.scenario, values,
-                                      aws.client("sqs", self.sandbox.endpoint("sqs")))
+            try:
+                values |= resource_values(self.scenario, values,
+                                          aws.client("sqs", self.sandbox.endpoint("sqs")))
+            except Unlocated as exc:  # the outputs name what is not where the contract says
+                self._refused("outputs", str(exc))
+                return self.recorder.history(None)
             assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
                          f"s{self.seed}", self.harness, self.tf.dir)
