@@ -114,6 +114,7 @@ REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "incident": {"fault": _STR, "detail": _DICT},
     "runbook_exit": {"code": _OPT_INT, "timed_out": _BOOL, "output": (list,)},
     "rds_event": {"instance": _STR, "event": _STR},
+    "interference": {"target": _STR, "cause": _STR},  # kit/workload/harm.py
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},

@@ -26,6 +26,7 @@ from typing import Any
 from kit import interrupt
 from kit.bind import Bound, Unlocated, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
+from kit.checks.interference import KIT_UNHARMED
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.checks.producer import PRODUCER_SENDS
 from kit.deploy import gate, hcl, inspect
@@ -198,6 +199,8 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
         always |= {k: {} for k in DRILL_GATES}
         if not history.of_kind("write"):  # it never wrote: nothing was recovered
             return run_checks(history, always | static, registry), None
+    if history.of_kind("interference"):  # it harmed the kit's observer: judged on that
+        return run_checks(history, always | static | {KIT_UNHARMED: {}}, registry), None
     if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
         return run_checks(history, always | static, registry), None
     failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]

@@ -49,7 +49,8 @@ class MotoServer:
         if not self.process.alive():
             return f"the moto process exited with code {self.process.popen.returncode}"
         try:
-            requests.get(f"{self.url}/moto-api/data.json", timeout=timeout)
+            # Its config: a few bytes (data.json serialises every resource it holds).
+            requests.get(f"{self.url}/moto-api/config", timeout=timeout)
         except requests.RequestException as exc:
             return f"moto did not answer the kit's probe within {timeout:.0f} s ({exc})"
         return None

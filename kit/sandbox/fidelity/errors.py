@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from kit.sandbox import journal
+from kit.sandbox.fidelity import retries
 
 NOT_IMPLEMENTED = "NotImplemented"
 _WRITER: journal.Writer | None = None  # the sandbox's journal of answers, once opened
+_REPLAYS = retries.Replays()
 EMULATOR_FAILURE = "KitEmulatorFailure"
 _GENERIC = re.compile(r"^The \w+ action has not been implemented$")
 
@@ -56,10 +58,20 @@ def unimplemented_actions_fail_fast() -> None:
                        "gap, not an AWS answer")
             return _error_response(Response, flask_request, code, message[:1000])
 
+        def answer_once() -> Any:
+            replayed = _REPLAYS.replay(flask_request)
+            if replayed is not None:  # the SDK retried what was answered: the same answer
+                status, headers, body = replayed
+                return Response(body, status=status, headers=headers)
+            response = answer()
+            _REPLAYS.keep(flask_request, response)
+            return response
+
         if _WRITER is None:
-            return answer()
+            return answer_once()
         # The action is read after the answer: reading the form first would consume the body.
-        return journal.journaling(_WRITER, service, lambda: _action(flask_request), answer)
+        return journal.journaling(_WRITER, service, lambda: _action(flask_request),
+                                  answer_once)
 
     call._kit_fix = True  # type: ignore[attr-defined]
     convert_to_flask_response.__call__ = call  # type: ignore[method-assign]
