@@ -1,10 +1,14 @@
 """Known ways the emulator differs from AWS, and how a failed deploy's output shows them.
 
 `classify` (kit/deploy/terraform.py) blames a failed deploy on the emulator only on
-evidence: every error in Terraform's output must be an emulator gap, named here, for the
-deploy to be the kit's `error`. Any other error is Terraform's own diagnostic and the
-solution's `fail`, so a solution cannot turn its own mistake into an `error` (which drops
-the run from the reward) by also touching a gap.
+evidence: every error in Terraform's output must be an emulator gap, named here, and the
+emulator's journal of the command's answers (kit/sandbox/journal.py, which the solution
+cannot write) must show the answer each gap names (`Gap.answer`, `Divergence.answer`),
+for the deploy to be the kit's `error`. The text only names the gap: a diagnostic of the
+solution's own expressions (`OWN_EXPRESSIONS`: a precondition's error_message may read
+like anything) makes the whole output the solution's. Any other error is Terraform's own
+diagnostic and the solution's `fail`, so a solution cannot turn its own mistake into an
+`error` (which drops the run from the reward) by also touching a gap.
 
 Two kinds of evidence:
 - general signs, which name the action: an action moto does not implement or fails on
