@@ -43,6 +43,9 @@ _STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
 _DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
 _PLANNED = re.compile(r"^\s*# (\S+) (?:will be|must be) (\S+(?: \S+)?)", re.M)
 KIT_PROVIDERS = ("aws", "random")
+# The version of each the kit offers (the prompt's constraint admits it): read when needed.
+_OFFERED = {"aws": lambda: settings.AWS_PROVIDER["version"],
+            "random": lambda: settings.RANDOM_PROVIDER["version"]}
 _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
     r"locked provider registry\.\S+/hashicorp/(\w+) \S+ does not match)", re.I)
@@ -103,10 +106,18 @@ def classify(stage: str, result: Completed,
         provider = _PROVIDER_IN_ERROR.search(text)
         name = provider.group(1).lower() if provider else "aws"
         if name in KIT_PROVIDERS:
-            have = ", ".join(toolchain.mirror_versions(name)) or "none"
+            versions = toolchain.mirror_versions(name)
+            have = ", ".join(versions) or "none"
+            offered = _OFFERED[name]()
+            if offered in versions:  # the prompt's version is there: the constraint is wrong
+                return DeployFailure(stage, (
+                    f"the solution's constraint on hashicorp/{name} excludes the version "
+                    f"the kit offers ({offered}, as the prompt says); the mirror has: "
+                    f"{have}\n\n{text.strip()}"))
             return EnvironmentFailure(
                 stage, f"the provider mirror has no hashicorp/{name} version matching the "
-                f"solution's constraint; the mirror has: {have}", text)
+                f"solution's constraint, nor the kit's own ({offered}); the mirror has: "
+                f"{have}", text)
     trimmed = _outside_the_build(text)
     if trimmed:
         return EnvironmentFailure(stage, trimmed, text)

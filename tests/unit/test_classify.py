@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from kit import settings
 from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed
 from kit.deploy.evidence import Evidence
@@ -34,12 +35,22 @@ def mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_missing_provider_version_is_the_environments_and_names_what_the_mirror_has(
+def test_a_constraint_excluding_the_kits_version_is_the_solutions_naming_the_mirror(
         mirror: Path) -> None:
+    # The prompt says `~> 6.0` and the mirror has the kit's 6.48.0: asking for 5.x is the
+    # solution's mistake, not a missing version (else any solution could reach `error`).
     failure = classify("init", _failed(NO_MATCH))
-    assert isinstance(failure, EnvironmentFailure)
+    assert isinstance(failure, DeployFailure)
     assert "3.39.0, 6.48.0" in str(failure)
     assert "~> 5.0" in str(failure)
+
+
+def test_a_mirror_without_the_kits_own_version_is_the_environments(
+        mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(settings.AWS_PROVIDER, "version", "6.99.0")
+    failure = classify("init", _failed(NO_MATCH))
+    assert isinstance(failure, EnvironmentFailure)
+    assert "3.39.0, 6.48.0" in str(failure) and "6.99.0" in str(failure)
 
 
 def test_unknown_provider_is_the_solutions(mirror: Path) -> None:
