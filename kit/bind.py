@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from kit import bindings, interrupt
-from kit.errors import KitError
+from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
@@ -77,8 +79,7 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
         value = values[attrs[declared]]
         out[f"{name}.{declared}"] = value
         if kind == "queue":
-            arn = admin_sqs.get_queue_attributes(
-                QueueUrl=value, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+            arn = _queue_arn(admin_sqs, name, attrs[declared], value)
             out[f"{name}.arn"], out[f"{name}.name"] = arn, arn.rsplit(":", 1)[-1]
         elif kind == "role":
             out[f"{name}.name"] = value.rsplit("/", 1)[-1]
@@ -87,6 +88,28 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
         elif kind == "database":
             out[f"{name}.arn"] = f"arn:aws:rds:{aws.REGION}:{aws.ACCOUNT_ID}:db:{value}"
     return out
+
+
+class Unlocated(SolutionError):
+    """An output names a resource the kit cannot find where the contract says it is (the
+    kit's account and region): the solution's, e.g. an override moving its provider."""
+
+
+def _queue_arn(admin_sqs: Any, name: str, output: str, url: str) -> str:
+    """The ARN of the queue at `url`; Unlocated when AWS answers that there is none."""
+    try:
+        return admin_sqs.get_queue_attributes(
+            QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    except ClientError as exc:
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+        if not 400 <= status < 500:
+            raise  # the emulator broke: the kit's
+        found = exc.response.get("Error", {})
+        raise Unlocated(
+            f"{name}: {output} = {url!r} names no queue in the contract's account "
+            f"{aws.ACCOUNT_ID} and region {aws.REGION}, where the workers, the producer and "
+            f"the faults look for it (AWS answered {found.get('Code')}: "
+            f"{found.get('Message')})") from None
 
 
 def arns(scenario: Scenario, values: Mapping[str, Any]) -> dict[str, str]:

@@ -132,6 +132,7 @@ REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
     "rds_event": {"instance": _STR, "event": _STR},
     "request_refused": {"code": _STR, "reason": _STR},
     "connection_refused": {"port": _INT, "limit": _INT, "refused": _INT},
+    "interference": {"target": _STR, "cause": _STR},  # kit/workload/harm.py
 }
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "deploy": {"kit_error": _OPT_STR},

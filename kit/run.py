@@ -24,10 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt
-from kit.bind import Bound, arns, bind, kit_values, resource_values, worker_env
+from kit.bind import Bound, Unlocated, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
+from kit.checks.interference import KIT_UNHARMED
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
+from kit.checks.producer import PRODUCER_SENDS
 from kit.deploy import gate, hcl, inspect, intake
+from kit.deploy.evidence import Witness
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError, describe_os_error
@@ -181,7 +184,7 @@ def run_once(scenario: Scenario, solution: Path, fault: str, seed: int, run_dir:
 
 def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult], str | None]:
     """The verdicts of the invariants this run can judge, and a kit error if it judged
-    nothing it should have."""
+    nothing it should have (no path of a solution's making leads there)."""
     registry = scenario.registry
     # A solution stopped by the gate, or that did not deploy, is judged on that alone:
     # nothing else ran.
@@ -196,19 +199,28 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
         always |= {k: {} for k in DRILL_GATES}
         if not history.of_kind("write"):  # it never wrote: nothing was recovered
             return run_checks(history, always | static, registry), None
+    if history.of_kind("interference"):  # it harmed the kit's observer: judged on that
+        return run_checks(history, always | static | {KIT_UNHARMED: {}}, registry), None
     if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
         return run_checks(history, always | static, registry), None
     failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
     if failed_sends and not history.of_kind("send"):
-        # The producer could not send at all: judge what does not need a workload. The
-        # solution caused it when one of those fails (e.g. iam.required_access).
+        # AWS refused every send (4xx; a 5xx stops the run as the kit's): nothing was
+        # processed, so judge what needs no workload. Where none of that names the cause,
+        # the producer's gate does, with the refusals as evidence (kit/checks/producer.py):
+        # the solution's queue refused the contract's producer, never "cannot tell why".
         results = run_checks(history, always | static, registry)
         if worst(results.values()) == "pass":
-            return results, (f"the producer's sends failed ({failed_sends[0].value['error']}) "
-                             "although every static invariant passed: the kit cannot tell "
-                             "why, so the run is not judged")
+            results |= run_checks(history, {PRODUCER_SENDS: {}}, registry)
         return results, None
     return run_checks(history, always | scenario.params, registry), None
+
+
+def _witness(sandbox: Sandbox) -> Witness:
+    """What watches the emulators around the solution's Terraform commands: moto's journal
+    and probe (LocalStack keeps no journal: kit/deploy/evidence.py)."""
+    return Witness([sandbox.moto.journal], [sandbox.moto.answering],
+                   journaled=sandbox.localstack is None)
 
 
 def _confinement(history: History) -> dict[str, Any]:
@@ -267,8 +279,12 @@ class _Run:
         if values is None:
             return self.recorder.history(None)
         with self.stage("bind"):
-            values |= resource_values(self.scenario, values,
-                                      aws.client("sqs", self.sandbox.endpoint("sqs")))
+            try:
+                values |= resource_values(self.scenario, values,
+                                          aws.client("sqs", self.sandbox.endpoint("sqs")))
+            except Unlocated as exc:  # the outputs name what is not where the contract says
+                self._refused("outputs", str(exc))
+                return self.recorder.history(None)
             assert self.tf is not None
             bound = bind(self.scenario, values, self.sandbox, self.recorder, self.stack,
                          f"s{self.seed}", self.harness, self.tf.dir)
@@ -334,6 +350,7 @@ class _Run:
     def _init(self, unparsed: str | None) -> bool:
         """Copy, configure and init the solution; False when the run stops here."""
         tf = self.tf = Terraform(self.solution, self.work, **self._provider())
+        tf.witness = _witness(self.sandbox)
         self.recorder.record("kit", "confinement", **tf.axes())
         try:
             self._configure(tf, self.config)

@@ -1,10 +1,14 @@
 """Known ways the emulator differs from AWS, and how a failed deploy's output shows them.
 
 `classify` (kit/deploy/terraform.py) blames a failed deploy on the emulator only on
-evidence: every error in Terraform's output must be an emulator gap, named here, for the
-deploy to be the kit's `error`. Any other error is Terraform's own diagnostic and the
-solution's `fail`, so a solution cannot turn its own mistake into an `error` (which drops
-the run from the reward) by also touching a gap.
+evidence: every error in Terraform's output must be an emulator gap, named here, and the
+emulator's journal of the command's answers (kit/sandbox/journal.py, which the solution
+cannot write) must show the answer each gap names (`Gap.answer`, `Divergence.answer`),
+for the deploy to be the kit's `error`. The text only names the gap: a diagnostic of the
+solution's own expressions (`OWN_EXPRESSIONS`: a precondition's error_message may read
+like anything) makes the whole output the solution's. Any other error is Terraform's own
+diagnostic and the solution's `fail`, so a solution cannot turn its own mistake into an
+`error` (which drops the run from the reward) by also touching a gap.
 
 Two kinds of evidence:
 - general signs, which name the action: an action moto does not implement or fails on
@@ -25,6 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kit.deploy.evidence import UNWATCHED, Evidence
+from kit.sandbox.fidelity.errors import EMULATOR_FAILURE, NOT_IMPLEMENTED
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -35,6 +42,10 @@ class Divergence:
     gap: str  # what moto does, and what AWS does instead
     seen_in: str  # where it shows (a corpus example or a test)
     evidence: str  # an error of Terraform's output that shows it (tested against pattern)
+    # The emulator's answer that must be in its journal (kit/sandbox/journal.py) for the
+    # gap to be the kit's: a regex over "service action status code", and a sample of it.
+    answer: str = r"^$"
+    answered: str = ""
     aws_accepts: bool = True  # False: AWS refuses it too, so it is no gap (documented only)
 
 
@@ -44,6 +55,9 @@ class Gap:
 
     name: str
     detail: str
+    # The journal line ("service action status code" regex) that confirms it; None for a
+    # request that never reached the emulator (an address the provider could not resolve).
+    answer: str | None = None
 
     def __str__(self) -> str:
         return f"{self.name}: {self.detail}"
@@ -60,7 +74,9 @@ KNOWN: tuple[Divergence, ...] = (
         "Error: reading KMS External Key (1933f36c) parameters for import: operation error "
         "KMS: GetParametersForImport, https response error StatusCode: 501, RequestID: , api "
         "error NotImplemented: moto does not implement kms GetParametersForImport: an "
-        "emulator gap, not an AWS answer"),
+        "emulator gap, not an AWS answer",
+        r"^kms (GetParametersForImport|ImportKeyMaterial) 501 NotImplemented$",
+        "kms GetParametersForImport 501 NotImplemented"),
     Divergence(
         "ds.directory-data-access",
         r"moto does not implement ds DescribeDirectoryDataAccess",
@@ -71,7 +87,9 @@ KNOWN: tuple[Divergence, ...] = (
         "Directory Service Directory (d-e897b5e56e): operation error Directory Service: "
         "DescribeDirectoryDataAccess, https response error StatusCode: 501, RequestID: , api "
         "error NotImplemented: moto does not implement ds DescribeDirectoryDataAccess: an "
-        "emulator gap, not an AWS answer"),
+        "emulator gap, not an AWS answer",
+        r"^ds DescribeDirectoryDataAccess 501 NotImplemented$",
+        "ds DescribeDirectoryDataAccess 501 NotImplemented"),
     Divergence(
         "ec2.vpc-block-public-access",
         r"moto does not implement ec2 \w*VpcBlockPublicAccess\w*",
@@ -81,7 +99,9 @@ KNOWN: tuple[Divergence, ...] = (
         "Error: creating VPC Block Public Access Options\n\n  with module.vpc.x,\n\n"
         "operation error EC2: ModifyVpcBlockPublicAccessOptions, https response error\n"
         "StatusCode: 501, RequestID: , api error NotImplemented: moto does not\nimplement "
-        "ec2 ModifyVpcBlockPublicAccessOptions: an emulator gap, not an AWS\nanswer"),
+        "ec2 ModifyVpcBlockPublicAccessOptions: an emulator gap, not an AWS\nanswer",
+        r"^ec2 \w*VpcBlockPublicAccess\w* 501 NotImplemented$",
+        "ec2 ModifyVpcBlockPublicAccessOptions 501 NotImplemented"),
     Divergence(
         "s3.directory-buckets",
         r"operation error S3: CreateSession, https response error StatusCode: 404",
@@ -91,7 +111,8 @@ KNOWN: tuple[Divergence, ...] = (
         "Error: creating S3 Directory Bucket (b--euw1-az1--x-s3) operation error S3: "
         "CreateBucket, get identity: get credentials: operation error S3: CreateSession, "
         "https response error StatusCode: 404, RequestID: x, HostID: y, NoSuchBucket: The "
-        "specified bucket does not exist"),
+        "specified bucket does not exist",
+        r"^s3 .* 404 NoSuchBucket$", "s3 GET / 404 NoSuchBucket"),
     Divergence(
         "s3.logging-target-permissions",
         r"api error InvalidTargetBucketForLogging: You must either provide the necessary "
@@ -105,7 +126,9 @@ KNOWN: tuple[Divergence, ...] = (
         "PutBucketLogging, https response error StatusCode: 400, RequestID: x, HostID: y, "
         "api error InvalidTargetBucketForLogging: You must either provide the necessary "
         "permissions to the logging service using a bucket policy or give the log-delivery "
-        "group WRITE and READ_ACP permissions to the target bucket"),
+        "group WRITE and READ_ACP permissions to the target bucket",
+        r"^s3 .* 400 InvalidTargetBucketForLogging$",
+        "s3 PUT /s3-bucket-b 400 InvalidTargetBucketForLogging"),
 )
 
 # The detail ends at the kit's suffix (kit/sandbox/fidelity/errors.py) or where Terraform
@@ -121,6 +144,16 @@ _UNPARSABLE = re.compile(_OPERATION + r"https response error StatusCode: \d+, Re
 _UNRESOLVED = re.compile(r"lookup (?P<host>[\w.-]*(?:127\.0\.0\.1|localhost)|"
                          r"[\w.-]+\.amazonaws\.com)(?::\d+)?(?: on [\d.:]+)?: no such host")
 _ERROR_START = re.compile(r"^Error: ", re.M)
+_NAMED = re.compile(r"^moto (?:does not implement|failed on) (?P<service>\S+) (?P<action>\S+)")
+NAME_OF_CODE = {"moto.not-implemented": NOT_IMPLEMENTED, "moto.failure": EMULATOR_FAILURE}
+# Summaries Terraform gives a diagnostic of the solution's own expressions: their detail is
+# the solution's text (error_message), so it may read like anything.
+OWN_EXPRESSIONS = ("Resource precondition failed", "Resource postcondition failed",
+                   "Check block assertion failed", "Invalid value for variable",
+                   "Module output value precondition failed", "Output precondition failed",
+                   "Postcondition failed", "Precondition failed")
+_OWN = re.compile(r"^(?:Error|Warning): (" + "|".join(map(re.escape, OWN_EXPRESSIONS))
+                  + r")\s*$", re.M)
 
 
 def _general(error: str) -> Gap | None:
@@ -128,15 +161,21 @@ def _general(error: str) -> Gap | None:
                           (_EMULATOR_FAILURE, "moto.failure")):
         found = pattern.search(error)
         if found:
-            return Gap(name, found.group("detail")[:300])
+            detail = found.group("detail")[:300]
+            named = _NAMED.search(detail)
+            answer = (rf"^{re.escape(named['service'])} {re.escape(named['action'])}\b.* 501 "
+                      rf"{NAME_OF_CODE[name]}$") if named else r"^\S+ .* 501 " + NAME_OF_CODE[name]
+            return Gap(name, detail, answer)
     found = _SERVER_ERROR.search(error)
     if found:
         return Gap("moto.server-error", f"the emulator answered HTTP {found['status']} to "
-                   f"{found['service']} {found['operation']}")
+                   f"{found['service']} {found['operation']}",
+                   rf"^\S+ {found['operation']} {found['status']} ")
     found = _UNPARSABLE.search(error)
     if found:
         return Gap("moto.unparsable-answer", f"the AWS SDK cannot parse the emulator's answer "
-                   f"to {found['service']} {found['operation']}")
+                   f"to {found['service']} {found['operation']}",
+                   rf"^\S+ {found['operation']} \d+ ")
     found = _UNRESOLVED.search(error)
     if found:
         return Gap("sandbox.unresolved-address", f"the emulator's address {found['host']} "
@@ -149,7 +188,7 @@ def gap_of(error: str) -> Gap | None:
     flat = " ".join(error.split())  # Terraform wraps a long detail across lines
     for known in KNOWN:
         if re.search(known.pattern, flat):
-            return Gap(known.name, known.gap) if known.aws_accepts else None
+            return Gap(known.name, known.gap, known.answer) if known.aws_accepts else None
     return _general(flat)
 
 
@@ -160,11 +199,30 @@ def errors(output: str) -> list[str]:
     return [output[a:b].strip() for a, b in zip(starts, ends, strict=True)]
 
 
-def gaps(output: str) -> list[Gap] | None:
+def own_expression(output: str) -> str | None:
+    """The summary of a diagnostic of the solution's own expressions (a pre/postcondition,
+    a check, a variable's validation), if the output has one: its text is the solution's,
+    so nothing in it, or beside it, is evidence of a gap."""
+    found = _OWN.search(output)
+    return found.group(1) if found else None
+
+
+def confirmed(gap: Gap, evidence: Evidence) -> bool:
+    """Whether the kit's own record shows the emulator gave the answer the gap names."""
+    if not evidence.journaled or gap.answer is None:
+        return True
+    return evidence.answered(gap.answer) is not None
+
+
+def gaps(output: str, evidence: Evidence | None = None) -> list[Gap] | None:
     """The emulator gaps a failed command's output shows, when every error it reports is
-    one (deduplicated, in order); None when any error is not a known gap, or there is
-    none."""
+    one the emulator's journal confirms (deduplicated, in order); None when any error is
+    not a known gap, the journal does not show it, the solution's own expression failed,
+    or there is no error. Without `evidence` the text alone decides (no journal kept)."""
+    evidence = evidence or UNWATCHED
+    if own_expression(output):
+        return None
     found = [gap_of(error) for error in errors(output)]
-    if not found or any(g is None for g in found):
+    if not found or any(g is None or not confirmed(g, evidence) for g in found):
         return None
     return list(dict.fromkeys(g for g in found if g is not None))

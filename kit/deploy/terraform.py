@@ -26,6 +26,7 @@ from typing import Any
 from kit import interrupt, settings
 from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed, run
+from kit.deploy.evidence import Evidence, Witness
 from kit.deploy.hcl import NOT_COPIED, Configuration, parse
 from kit.deploy.override import REGION, endpoint_env, provider_blocks, write_provider_config
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
@@ -41,10 +42,19 @@ _STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
 _DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
 _PLANNED = re.compile(r"^\s*# (\S+) (?:will be|must be) (\S+(?: \S+)?)", re.M)
 KIT_PROVIDERS = ("aws", "random")
+# The version of each the kit offers (the prompt's constraint admits it): read when needed.
+_OFFERED = {"aws": lambda: settings.AWS_PROVIDER["version"],
+            "random": lambda: settings.RANDOM_PROVIDER["version"]}
 _CONSTRAINT = re.compile(
     r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
     r"locked provider registry\.\S+/hashicorp/(\w+) \S+ does not match)", re.I)
 _PROVIDER_IN_ERROR = re.compile(r"provider (?:registry\.[a-z.]+/)?hashicorp/(\w+)", re.I)
+_REFUSED = re.compile(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused")
+_ELAPSED = re.compile(r"Still \w+\.\.\. \[(?:(\d+)h)?(?:(\d+)m)?(\d+)s elapsed\]")
+# A resource in progress this long waits on a state the emulator never reaches (moto
+# answers at once; KIT_EMULATOR_WAITERS polls fast): no plan's size explains it.
+LONG_WAIT_SECONDS = 120.0
+_INVALID_TYPE = re.compile(r"Error: Invalid (?:resource type|data source)\s*\n")
 _UNSUPPORTED_TYPE = re.compile(r'does not support (resource type|data source) "(aws_\w+)"')
 
 
@@ -73,31 +83,88 @@ class EnvironmentFailure(KitError):
         return f"terraform {self.stage}: {self.reason}\n{self.diagnostics}".rstrip()
 
 
-def classify(stage: str, result: Completed) -> KitError | SolutionError:
-    """Decide whose fault a failed Terraform command is, with a message naming the cause."""
+def classify(stage: str, result: Completed,
+             evidence: Evidence | None = None) -> KitError | SolutionError:
+    """Decide whose fault a failed Terraform command is, with a message naming the cause.
+
+    The kit's own observations decide (`evidence`: the emulator's journal of the command's
+    requests and the kit's probe after it, kit/deploy/evidence.py); Terraform's text only
+    names what they confirm, since the solution can write it (a precondition's
+    error_message). Without evidence (a command no witness watched) the text decides, but
+    never a diagnostic of the solution's own expressions."""
     text = result.stderr + result.stdout
     if result.returncode is None:
-        return EnvironmentFailure(stage, f"timed out after {TIMEOUTS[stage]:.0f} s"
-                                  + _in_progress(text), text, ("sandbox.timeout",))
+        return _timed_out(stage, text, evidence)
+    if evidence is not None and evidence.outage:
+        return EnvironmentFailure(stage, "the sandbox emulator stopped answering: "
+                                  + evidence.outage, text, ("sandbox.outage",))
+    own = divergences.own_expression(text)
+    if own:  # its own condition failed: whatever its message says is the solution's
+        return DeployFailure(stage, text.strip())
     if stage == "init" and _CONSTRAINT.search(text):
         provider = _PROVIDER_IN_ERROR.search(text)
         name = provider.group(1).lower() if provider else "aws"
         if name in KIT_PROVIDERS:
-            have = ", ".join(toolchain.mirror_versions(name)) or "none"
+            versions = toolchain.mirror_versions(name)
+            have = ", ".join(versions) or "none"
+            offered = _OFFERED[name]()
+            if offered in versions:  # the prompt's version is there: the constraint is wrong
+                return DeployFailure(stage, (
+                    f"the solution's constraint on hashicorp/{name} excludes the version "
+                    f"the kit offers ({offered}, as the prompt says); the mirror has: "
+                    f"{have}\n\n{text.strip()}"))
             return EnvironmentFailure(
                 stage, f"the provider mirror has no hashicorp/{name} version matching the "
-                f"solution's constraint; the mirror has: {have}", text)
+                f"solution's constraint, nor the kit's own ({offered}); the mirror has: "
+                f"{have}", text)
     trimmed = _outside_the_build(text)
     if trimmed:
         return EnvironmentFailure(stage, trimmed, text)
-    if re.search(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused", text):
+    if evidence is None and _REFUSED.search(text):  # no probe: the text is all there is
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering", text)
-    found = divergences.gaps(text)
+    found = divergences.gaps(text, evidence)
     if found:
         return EnvironmentFailure(
             stage, "emulator gap: " + "; ".join(str(g) for g in found), text,
             tuple(g.name for g in found))
     return DeployFailure(stage, text.strip())
+
+
+def _timed_out(stage: str, text: str, evidence: Evidence | None) -> KitError | SolutionError:
+    """Whose fault a command killed at its time limit is.
+
+    The rule: the solution's `fail` when the kit saw the emulator answer every request of
+    the command within STUCK_SECONDS, still answering after it, and no resource waiting
+    longer than LONG_WAIT_SECONDS (a wait AWS would have ended): the time then went to the
+    number of resources the solution's plan has. Otherwise (or unwatched) the kit's."""
+    limit = f"timed out after {TIMEOUTS[stage]:.0f} s" + _in_progress(text)
+    if evidence is None or not evidence.journaled:
+        return EnvironmentFailure(stage, limit, text, ("sandbox.timeout",))
+    slow = evidence.slow()
+    waited = _longest_wait(text)
+    if evidence.outage or slow or waited > LONG_WAIT_SECONDS:
+        seen = evidence.outage or (
+            "; ".join(map(str, slow[:3])) if slow else
+            f"a resource was still in progress after {waited:.0f} s")
+        return EnvironmentFailure(stage, f"{limit}; the kit saw: {seen}", text,
+                                  ("sandbox.timeout",))
+    done = len(set(_DONE.findall(text)))
+    return DeployFailure(stage, (
+        f"the plan did not {stage} within the limit of {TIMEOUTS[stage]:.0f} s: {done} "
+        f"resources completed{_in_progress(text) or ''}; the emulator answered every one "
+        f"of its {len(evidence.deploy_answers)} requests within "
+        f"{evidence.slowest():.1f} s, so the time went to the plan's size\n\n"
+        + text.strip()[-4000:]))
+
+
+def _longest_wait(text: str) -> float:
+    """The longest a resource was reported still in progress ("Still creating... [2m0s
+    elapsed]"), in seconds."""
+    longest = 0.0
+    for hours, minutes, seconds in _ELAPSED.findall(text):
+        longest = max(longest, int(hours or 0) * 3600 + int(minutes or 0) * 60
+                      + int(seconds))
+    return longest
 
 
 def _in_progress(text: str) -> str:
@@ -132,7 +199,9 @@ def _link_into_provider_cwd(solution: Path, cwd: Path) -> None:
 def _outside_the_build(text: str) -> str | None:
     """Why a type Terraform calls unsupported is the kit's gap: it exists in the AWS
     provider but the kit's build leaves its service out (kit/deploy/provider_trim.py)."""
-    found = _UNSUPPORTED_TYPE.search(text)
+    # Only in Terraform's own diagnostic of the type, not in any text that quotes one.
+    found = next((m for e in divergences.errors(text) if _INVALID_TYPE.match(e)
+                  for m in [_UNSUPPORTED_TYPE.search(e)] if m), None)
     path = toolchain.catalogue_path()
     if found is None or not path.exists():
         return None
@@ -147,6 +216,10 @@ def _outside_the_build(text: str) -> str | None:
 
 class Terraform:
     """One working copy of a solution and the CLI that deploys it."""
+
+    # Watches the sandbox's emulators around each command, for blame (set by the run;
+    # None: Terraform's text decides, see `classify`).
+    witness: Witness | None = None
 
     def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
                  reattach: str | None = None, provider_cwd: Path | None = None,
@@ -212,11 +285,16 @@ class Terraform:
         with contextlib.ExitStack() as stack:
             with interrupt.deferred():  # its cgroup is removed even on a Ctrl-C
                 confinement = stack.enter_context(self.confinement())
+            marks = self.witness.mark() if self.witness else ()
             result = run([self.binary, *args], cwd=self.dir, env=self.env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:
-            raise classify(stage, result)
+            raise classify(stage, result, self._evidence(marks))
         return result
+
+    def _evidence(self, marks: tuple[int, ...]) -> Evidence | None:
+        """What the witness saw since `marks` (None: no witness)."""
+        return self.witness.evidence(marks) if self.witness else None
 
     def axes(self) -> dict[str, Any]:
         """How its commands are confined, for the run's record."""
@@ -272,11 +350,12 @@ class Terraform:
     def pending_changes(self, variables: Mapping[str, str] | None = None) -> list[str]:
         """What a fresh plan would still change after an apply ("address: action"); empty
         when the stack reads back as it was declared."""
+        marks = self.witness.mark() if self.witness else ()
         result = run([self.binary, "plan", "-detailed-exitcode", "-input=false", "-no-color",
                       *self._var_args(variables)], cwd=self.dir, env=self.env,
                      timeout=TIMEOUTS["plan"])
         if result.returncode not in (0, 2):  # 2: the plan has changes
-            raise classify("plan", result)
+            raise classify("plan", result, self._evidence(marks))
         return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
     def planned_configuration(self) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 Severity = Literal["gate", "major", "minor"]
 # The kit's invariants that gate every other: nothing is judged without them.
 GATES = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
-         "workload.fault_injected")
+         "workload.fault_injected", "workload.producer_sends", "workload.kit_unharmed")
 
 
 class RewardSpec(BaseModel):

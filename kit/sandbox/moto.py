@@ -8,10 +8,12 @@ from pathlib import Path
 import requests
 
 from kit.errors import SandboxError
+from kit.sandbox.journal import Journal
 from kit.sandbox.ports import free_port
 from kit.sandbox.process import ManagedProcess
 
 READY_TIMEOUT = 30.0
+PROBE_TIMEOUT = 10.0
 ACCOUNT_ID = "123456789012"
 REGION = "us-east-1"
 
@@ -28,9 +30,11 @@ class MotoServer:
     def __init__(self, workdir: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # Its own record of every answer, which only this process writes: blame's evidence.
+        self.journal = Journal(workdir / "moto-journal.jsonl")
         self.process = ManagedProcess(
-            "moto", [sys.executable, "-m", "kit.sandbox.moto_main", str(self.port)],
-            workdir / "moto.log")
+            "moto", [sys.executable, "-m", "kit.sandbox.moto_main", str(self.port),
+                     str(self.journal.path)], workdir / "moto.log")
 
     def wait_ready(self) -> None:
         """Block until the service answers (bounded); raises SandboxError with its log."""
@@ -38,6 +42,18 @@ class MotoServer:
 
     def _ready(self) -> bool:
         return requests.get(f"{self.url}/moto-api/data.json", timeout=1).ok
+
+    def answering(self, timeout: float = PROBE_TIMEOUT) -> str | None:
+        """None when the server is alive and answers the kit within `timeout`; else what
+        the kit saw (the kit's own observation, for blame: kit/deploy/evidence.py)."""
+        if not self.process.alive():
+            return f"the moto process exited with code {self.process.popen.returncode}"
+        try:
+            # Its config: a few bytes (data.json serialises every resource it holds).
+            requests.get(f"{self.url}/moto-api/config", timeout=timeout)
+        except requests.RequestException as exc:
+            return f"moto did not answer the kit's probe within {timeout:.0f} s ({exc})"
+        return None
 
     def reset(self) -> None:
         """Wipe every emulated resource (and turn moto's own IAM enforcement off)."""

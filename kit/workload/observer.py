@@ -15,10 +15,12 @@ import psycopg
 from psycopg import errors, sql
 from psycopg.rows import dict_row
 
+from kit.workload import harm
 from kit.workload.final import object_row, plain
 from kit.workload.recorder import Recorder
 
 POLL_SECONDS = 0.05
+RECONNECTS = 20  # sessions the solution may take from the observer before it gives up
 
 
 class _Watcher(threading.Thread):
@@ -69,10 +71,28 @@ class Observer(_Watcher):
 
     def run(self) -> None:
         try:
-            with psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row) as conn:
-                self.watch(lambda: self.poll(conn))
+            self._observe()
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
+
+    def _observe(self) -> None:
+        """Watch through one session; when the solution harms it (kit/workload/harm.py),
+        record that as an `interference` op and watch on through a new one (bounded)."""
+        for _ in range(RECONNECTS + 1):
+            try:
+                with psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row,
+                                     connect_timeout=5) as conn:
+                    self.watch(lambda: self.poll(conn))
+                    return
+            except psycopg.Error as exc:
+                cause = harm.of_session(exc, self.dsn)
+                if cause is None:
+                    raise  # the kit's database broke: the kit's error
+                self.recorder.record("observer", "interference", target="the observer's "
+                                     "database session", cause=cause)
+                if self.stopping.is_set():
+                    return
+        # Harmed again and again: stop watching; the run is judged on the harm alone.
 
 
 class BucketObserver(_Watcher):

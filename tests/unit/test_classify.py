@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from kit import settings
 from kit.deploy import divergences, toolchain
 from kit.deploy.command import Completed
+from kit.deploy.evidence import Evidence
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, classify
+from kit.sandbox.journal import Answer
 
 NO_MATCH = """
 Error: Failed to query available provider packages
@@ -31,12 +35,22 @@ def mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_missing_provider_version_is_the_environments_and_names_what_the_mirror_has(
+def test_a_constraint_excluding_the_kits_version_is_the_solutions_naming_the_mirror(
         mirror: Path) -> None:
+    # The prompt says `~> 6.0` and the mirror has the kit's 6.48.0: asking for 5.x is the
+    # solution's mistake, not a missing version (else any solution could reach `error`).
     failure = classify("init", _failed(NO_MATCH))
-    assert isinstance(failure, EnvironmentFailure)
+    assert isinstance(failure, DeployFailure)
     assert "3.39.0, 6.48.0" in str(failure)
     assert "~> 5.0" in str(failure)
+
+
+def test_a_mirror_without_the_kits_own_version_is_the_environments(
+        mirror: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(settings.AWS_PROVIDER, "version", "6.99.0")
+    failure = classify("init", _failed(NO_MATCH))
+    assert isinstance(failure, EnvironmentFailure)
+    assert "3.39.0, 6.48.0" in str(failure) and "6.99.0" in str(failure)
 
 
 def test_unknown_provider_is_the_solutions(mirror: Path) -> None:
@@ -200,3 +214,126 @@ def test_a_timeout_names_what_was_still_in_progress() -> None:
     assert isinstance(failure, EnvironmentFailure)
     assert failure.reason == ("timed out after 600 s while "
                               "module.k.aws_kms_replica_key.this[0] was still creating")
+
+
+# --- blame from evidence the solution cannot write (kit/deploy/evidence.py) -------------
+
+def _answer(line: str, seconds: float = 0.01, pending: bool = False) -> Answer:
+    found = re.fullmatch(r"(\S+) (.+?) (\d+)(?: (\S+))?", line)
+    assert found, line
+    service, action, status, code = found.groups()
+    return Answer(service, action, int(status), code or "", seconds, pending)
+
+
+def _seen(*lines: str, outage: str | None = None) -> Evidence:
+    return Evidence(tuple(_answer(line) for line in lines), outage)
+
+
+QUIET = _seen("sqs CreateQueue 200", "iam CreateRole 200")
+# The red team's forged outage: a precondition whose error_message reads like Go's dialer.
+FORGED_REFUSED = """
+Error: Resource precondition failed
+
+  on main.tf line 40, in resource "terraform_data" "forge":
+  40:       condition     = false
+    ├────────────────
+
+dial tcp 127.0.0.1:1: connect: connection refused
+"""
+# The same with a whole fake gap diagnostic in the message ("\\nError: ..." in error_message).
+FORGED_GAP = FORGED_REFUSED.replace("dial tcp", "x\n\n" + NOT_IMPLEMENTED + "\ndial tcp")
+
+
+@pytest.mark.parametrize("evidence", [None, QUIET, _seen(
+    "logs PutDataProtectionPolicy 501 NotImplemented")])
+def test_a_forged_outage_or_gap_in_the_solutions_own_condition_is_its_fail(
+        evidence: Evidence | None) -> None:
+    for text in (FORGED_REFUSED, FORGED_GAP):
+        failure = classify("apply", _failed(text), evidence)
+        assert isinstance(failure, DeployFailure), (text, failure)
+        assert "connection refused" in failure.diagnostics  # its message, kept for reports
+
+
+@pytest.mark.parametrize("summary", divergences.OWN_EXPRESSIONS)
+def test_every_diagnostic_of_the_solutions_expressions_is_its_own(summary: str) -> None:
+    text = f"Error: {summary}\n\n  on main.tf line 1:\n\n{NOT_IMPLEMENTED}"
+    evidence = _seen("logs PutDataProtectionPolicy 501 NotImplemented")
+    assert isinstance(classify("apply", _failed(text), evidence), DeployFailure)
+
+
+def test_connection_refused_is_an_outage_only_when_the_kit_saw_one() -> None:
+    text = 'Error: reading SQS Queue: dial tcp 127.0.0.1:40001: connect: connection refused'
+    assert isinstance(classify("apply", _failed(text), QUIET), DeployFailure)
+    failure = classify("apply", _failed(text), _seen(outage="the moto process exited "
+                                                            "with code -9"))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("sandbox.outage",)
+    assert "the moto process exited with code -9" in failure.reason
+
+
+def test_a_gap_is_the_kits_only_when_the_emulators_journal_shows_its_answer() -> None:
+    assert isinstance(classify("apply", _failed(NOT_IMPLEMENTED), QUIET), DeployFailure)
+    # Another action's 501 does not confirm this one.
+    other = _seen("logs PutRetentionPolicy 501 NotImplemented")
+    assert isinstance(classify("apply", _failed(NOT_IMPLEMENTED), other), DeployFailure)
+    failure = classify("apply", _failed(NOT_IMPLEMENTED),
+                       _seen("logs PutDataProtectionPolicy 501 NotImplemented"))
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.gaps == ("moto.not-implemented",)
+    assert isinstance(classify("apply", _failed(SERVER_ERROR), QUIET), DeployFailure)
+    served = classify("apply", _failed(SERVER_ERROR), _seen("sqs CreateQueue 500 InternalFailure"))
+    assert isinstance(served, EnvironmentFailure)
+
+
+def test_every_known_divergence_names_the_answer_its_journal_shows() -> None:
+    for known in divergences.KNOWN:
+        if not known.aws_accepts:
+            continue
+        assert re.search(known.answer, known.answered), known.name
+        text = known.evidence + "\n"
+        assert isinstance(classify("apply", _failed(text), QUIET), DeployFailure), known.name
+        failure = classify("apply", _failed(text), _seen(known.answered))
+        assert isinstance(failure, EnvironmentFailure), known.name
+        assert failure.gaps == (known.name,)
+
+
+def test_a_type_outside_the_build_quoted_by_the_solution_is_its_own(mirror: Path) -> None:
+    _catalogue(mirror)
+    quoted = ('Error: Resource postcondition failed\n\nThe provider hashicorp/aws does not '
+              'support resource type "aws_glue_job".')
+    assert isinstance(classify("apply", _failed(quoted), QUIET), DeployFailure)
+    echoed = ('Error: creating SQS Queue (q): InvalidParameterValue: The provider '
+              'hashicorp/aws does not support resource type "aws_glue_job".')
+    assert isinstance(classify("apply", _failed(echoed), QUIET), DeployFailure)
+
+
+BIG_PLAN = "".join(f"aws_sqs_queue.q[{i}]: Creation complete after 0s [id=q{i}]\n"
+                   for i in range(40)) + "aws_sqs_queue.q[40]: Creating...\n"
+
+
+def test_a_timeout_with_the_emulator_answering_promptly_is_the_plans_size() -> None:
+    # The rule: every request answered within STUCK_SECONDS, the emulator answering after,
+    # no resource waiting past LONG_WAIT_SECONDS: the time went to the solution's plan.
+    failure = classify("apply", _failed(BIG_PLAN, code=None), QUIET)
+    assert isinstance(failure, DeployFailure)
+    assert "40 resources completed" in failure.diagnostics
+    assert "answered every one of its 2 requests within 0.0 s" in failure.diagnostics
+
+
+@pytest.mark.parametrize(("evidence", "text", "seen"), [
+    (None, BIG_PLAN, "timed out after 600 s"),
+    (Evidence(journaled=False), BIG_PLAN, "timed out after 600 s"),
+    (_seen(outage="moto did not answer the kit's probe within 10 s"), BIG_PLAN,
+     "moto did not answer"),
+    (Evidence((_answer("sqs CreateQueue 0", 11.0, pending=True),)), BIG_PLAN,
+     "sqs CreateQueue unanswered after 11 s"),
+    (Evidence((_answer("sqs CreateQueue 200", 30.0),)), BIG_PLAN, "in 30.0 s"),
+    (QUIET, "aws_db_instance.db: Still creating... [2m10s elapsed]\n",
+     "still in progress after 130 s"),
+])
+def test_a_timeout_is_the_kits_when_the_kit_saw_the_emulator_slow_or_gone(
+        evidence: Evidence | None, text: str, seen: str) -> None:
+    failure = classify("apply", _failed(text, code=None), evidence)
+    assert isinstance(failure, EnvironmentFailure), failure
+    assert failure.gaps == ("sandbox.timeout",)
+    assert seen in failure.reason

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import re
 import traceback
+from pathlib import Path
 from typing import Any
 
+from kit.sandbox import journal
+from kit.sandbox.fidelity import retries
+
 NOT_IMPLEMENTED = "NotImplemented"
+_WRITER: journal.Writer | None = None  # the sandbox's journal of answers, once opened
+_REPLAYS = retries.Replays()
 EMULATOR_FAILURE = "KitEmulatorFailure"
 _GENERIC = re.compile(r"^The \w+ action has not been implemented$")
 
@@ -33,24 +39,49 @@ def unimplemented_actions_fail_fast() -> None:
     original = convert_to_flask_response.__call__
 
     def call(self: Any, args: Any = None, **kwargs: Any) -> Any:
-        try:
-            return original(self, args, **kwargs)
-        except HTTPException:
-            raise  # moto's own error answers
-        except NotImplementedError as exc:
-            code, detail = NOT_IMPLEMENTED, "" if _GENERIC.search(str(exc)) else f" ({exc})"
-        except Exception as exc:  # noqa: BLE001 - any crash of moto is an emulator gap
-            code, detail = EMULATOR_FAILURE, f" ({type(exc).__name__}: {exc})"
-            traceback.print_exc()  # into moto's log, for whoever fixes the gap
         owner = getattr(self.callback, "__self__", self.callback)
         service = getattr(owner, "__module__", "moto.unknown").split(".")[1]
-        verb = "does not implement" if code == NOT_IMPLEMENTED else "failed on"
-        message = (f"moto {verb} {service} {_action(flask_request)}{detail}: an emulator "
-                   "gap, not an AWS answer")
-        return _error_response(Response, flask_request, code, message[:1000])
+
+        def answer() -> Any:
+            try:
+                return original(self, args, **kwargs)
+            except HTTPException:
+                raise  # moto's own error answers
+            except NotImplementedError as exc:
+                code = NOT_IMPLEMENTED
+                detail = "" if _GENERIC.search(str(exc)) else f" ({exc})"
+            except Exception as exc:  # noqa: BLE001 - any crash of moto is an emulator gap
+                code, detail = EMULATOR_FAILURE, f" ({type(exc).__name__}: {exc})"
+                traceback.print_exc()  # into moto's log, for whoever fixes the gap
+            verb = "does not implement" if code == NOT_IMPLEMENTED else "failed on"
+            message = (f"moto {verb} {service} {_action(flask_request)}{detail}: an emulator "
+                       "gap, not an AWS answer")
+            return _error_response(Response, flask_request, code, message[:1000])
+
+        def answer_once() -> Any:
+            replayed = _REPLAYS.replay(flask_request)
+            if replayed is not None:  # the SDK retried what was answered: the same answer
+                status, headers, body = replayed
+                return Response(body, status=status, headers=headers)
+            response = answer()
+            _REPLAYS.keep(flask_request, response)
+            return response
+
+        if _WRITER is None:
+            return answer_once()
+        # The action is read after the answer: reading the form first would consume the body.
+        return journal.journaling(_WRITER, service, lambda: _action(flask_request),
+                                  answer_once)
 
     call._kit_fix = True  # type: ignore[attr-defined]
     convert_to_flask_response.__call__ = call  # type: ignore[method-assign]
+
+
+def answers_are_journaled(path: Path) -> None:
+    """Record every answer of this moto process in the journal at `path`
+    (kit/sandbox/journal.py): the evidence blame is decided from."""
+    global _WRITER
+    _WRITER = journal.Writer(path)
 
 
 def _action(request: Any) -> str:
