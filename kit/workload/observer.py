@@ -19,6 +19,11 @@ from kit.workload.final import object_row, plain
 from kit.workload.recorder import Recorder
 
 POLL_SECONDS = 0.05
+# Bounds on each poll, so that a lock or a slow view of the workload's cannot stall it.
+SESSION_OPTIONS = "-c lock_timeout=1000 -c statement_timeout=5000"
+KIND = ("select c.relkind from pg_catalog.pg_class c join pg_catalog.pg_namespace n "
+        "on n.oid = c.relnamespace where n.nspname = 'public' and c.relname = %s")
+TABLE_KINDS = ("r", "p")  # a table, a partitioned table
 
 
 class _Watcher(threading.Thread):
@@ -51,25 +56,46 @@ class _Watcher(threading.Thread):
 
 
 class Observer(_Watcher):
-    """Polls the effects table of a database."""
+    """Polls the effects table of a database, as the kit's reader.
+
+    The connection is made before the workers start (they cannot crowd it out later), and
+    each poll reads the table only while it is a table: it takes a share lock first (a table
+    is not turned into a view under it), then checks what the name is. A view or a lock the
+    workload holds costs that poll, never the observer: what the workload does to its own
+    tables is its own effects, judged by the checkers, not the kit's failure.
+    """
 
     def __init__(self, dsn: str, table: str, key: str, recorder: Recorder) -> None:
         super().__init__(key, recorder)
-        self.dsn = dsn
-        self.query = sql.SQL("select * from {}").format(sql.Identifier(table))
+        self.dsn, self.table = dsn, table
+        self.name = sql.Identifier("public", table)
+        self.conn: psycopg.Connection | None = None
 
     def poll(self, conn: psycopg.Connection) -> None:
         """Record every key not seen before."""
         try:
-            rows = conn.execute(self.query).fetchall()
-        except errors.UndefinedTable:
-            return  # the workers have not created the table yet
+            with conn.transaction():
+                conn.execute(sql.SQL("lock table {} in access share mode").format(self.name))
+                kind = conn.execute(KIND, (self.table,)).fetchone()
+                if kind is None or kind["relkind"] not in TABLE_KINDS:
+                    return
+                rows = conn.execute(sql.SQL("select * from {}").format(self.name)).fetchall()
+        except (errors.UndefinedTable, errors.LockNotAvailable, errors.QueryCanceled,
+                errors.WrongObjectType):
+            return  # not created yet, or held or disguised by the workload: look again later
         for row in rows:
             self._saw(row)
 
+    def start(self) -> None:
+        """Connect, then poll in the thread."""
+        self.conn = psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row,
+                                    options=SESSION_OPTIONS)
+        super().start()
+
     def run(self) -> None:
+        assert self.conn is not None
         try:
-            with psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row) as conn:
+            with self.conn as conn:
                 self.watch(lambda: self.poll(conn))
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
