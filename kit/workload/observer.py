@@ -68,18 +68,18 @@ class Observer(_Watcher):
     def __init__(self, dsn: str, table: str, key: str, recorder: Recorder) -> None:
         super().__init__(key, recorder)
         self.dsn, self.table = dsn, table
-        self.name = sql.Identifier("public", table)
+        self.relation = sql.Identifier("public", table)
         self.conn: psycopg.Connection | None = None
 
     def poll(self, conn: psycopg.Connection) -> None:
         """Record every key not seen before."""
         try:
             with conn.transaction():
-                conn.execute(sql.SQL("lock table {} in access share mode").format(self.name))
+                conn.execute(sql.SQL("lock table {} in access share mode").format(self.relation))
                 kind = conn.execute(KIND, (self.table,)).fetchone()
                 if kind is None or kind["relkind"] not in TABLE_KINDS:
                     return
-                rows = conn.execute(sql.SQL("select * from {}").format(self.name)).fetchall()
+                rows = conn.execute(sql.SQL("select * from {}").format(self.relation)).fetchall()
         except (errors.UndefinedTable, errors.LockNotAvailable, errors.QueryCanceled,
                 errors.WrongObjectType):
             return  # not created yet, or held or disguised by the workload: look again later

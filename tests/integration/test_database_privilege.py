@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from psycopg import errors
 from kit.sandbox import Sandbox
 from kit.sandbox.postgres import KIT_READER, WORKLOAD_CONNECTION_LIMIT, Database, PostgresCluster
 from kit.sandbox.toxiproxy import Proxy
+from kit.workload.observer import Observer
+from kit.workload.recorder import Recorder
 
 # What the red team ran from a worker, logged in as the superuser; and what a role that owns
 # its database could do to the kit's sessions (its settings apply to every session there).
@@ -172,3 +175,39 @@ def test_connections_beyond_the_cap_are_refused_while_the_kit_still_connects(
                                (bound[0].role,)).fetchone() == (WORKLOAD_CONNECTION_LIMIT,)
         with psycopg.connect(sandbox.postgres.dsn()) as admin:
             assert admin.execute("select 1").fetchone() == (1,)
+
+
+def _observe(sandbox: Sandbox, bound: tuple[Database, Proxy]) -> tuple[Observer, float]:
+    """Start and stop an observer of `effects` (its stop makes one last poll, always);
+    how long the stop took."""
+    observer = Observer(sandbox.postgres.reader_dsn(bound[0].name), "effects", "id",
+                        Recorder())
+    observer.start()
+    began = time.monotonic()
+    observer.stop()
+    return observer, time.monotonic() - began
+
+
+def test_the_observer_outlives_what_the_workload_does_to_its_own_table(
+        sandbox: Sandbox, bound: tuple[Database, Proxy]) -> None:
+    """A lock held on the effects table, or a view in its place whose function fails: the
+    poll is skipped (the solution's table is the solution's business, judged by the
+    checkers), the observer neither fails nor hangs; a table again, its rows are recorded."""
+    with _worker(bound) as conn:
+        conn.execute("create table effects (id text primary key)")
+        conn.execute("insert into effects values ('k-1')")
+        with conn.transaction():
+            conn.execute("lock table effects in access exclusive mode")
+            observer, took = _observe(sandbox, bound)
+            assert not observer.is_alive() and observer.error is None and took < 5
+        conn.execute("drop table effects")
+        conn.execute("create function boom() returns setof text language plpgsql as "
+                     "$$ begin raise exception 'the kit must not fail on this'; end $$")
+        conn.execute("create view effects (id) as select * from boom()")
+        observer, _ = _observe(sandbox, bound)
+        assert observer.error is None and not observer.seen
+        conn.execute("drop view effects")
+        conn.execute("create table effects (id text primary key)")
+        conn.execute("insert into effects values ('k-2')")
+        observer, _ = _observe(sandbox, bound)
+        assert observer.error is None and observer.seen == {"k-2"}
