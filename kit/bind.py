@@ -46,7 +46,7 @@ class Bound:
     values: dict[str, Any]  # binding -> value (every binding the scenario may use)
     gateway: Gateway
     proxies: dict[str, Proxy]  # network target ("database.main", "endpoint.aws") -> proxy
-    databases: dict[str, str]  # database resource -> the kit's direct libpq URL
+    databases: dict[str, str]  # database resource -> the kit's direct (read-only) libpq URL
     network: WorkerNetwork | None
     harness: aws.Credentials
     confinement: Confinement  # how the workers (any process of the solution's) run
@@ -135,14 +135,15 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
         if sandbox.rds.plane.enabled:
             _bind_instance(name, values, sandbox, proxies, databases)
             continue
-        dbname = f"{name.split('.', 1)[1]}_{stamp}"
-        sandbox.postgres.create_database(dbname)
-        databases[name] = sandbox.postgres.dsn(dbname)
+        # A database and a role of its own (random names, not the seed's): the workers log
+        # in as that role through the proxy, the kit reads as its own reader.
+        database = sandbox.postgres.workload_database()
+        databases[name] = sandbox.postgres.reader_dsn(database.name)
         with interrupt.deferred():
             proxies[name] = sandbox.toxiproxy.proxy(f"{name}-{stamp}",
                                                     f"127.0.0.1:{sandbox.postgres.port}")
             stack.callback(proxies[name].delete)
-        values[f"{name}.url"] = sandbox.postgres.dsn(dbname, port=proxies[name].port)
+        values[f"{name}.url"] = database.url(proxies[name].port)
     with interrupt.deferred():
         proxies[AWS_ENDPOINT] = sandbox.toxiproxy.proxy(f"aws-{stamp}",
                                                         f"127.0.0.1:{gateway.port}")

@@ -21,6 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from psycopg import sql
+
 from kit.rds.backups import Backups
 from kit.rds.config import RdsTimings
 from kit.rds.errors import DataPlaneError
@@ -58,8 +60,10 @@ class DbInstance:
     """An instance of the run: status, endpoint, primary, standby, automated backups."""
 
     def __init__(self, spec: Spec, root: Path, proxy: Proxy, timings: RdsTimings,
-                 stop: threading.Event, emit: Emit, spawn: Spawner) -> None:
+                 stop: threading.Event, emit: Emit, spawn: Spawner,
+                 master_password: str) -> None:
         self.spec = spec
+        self.master_password = master_password  # the kit's: the application logs in with it
         self.spawn = spawn
         self.root = root
         self.proxy = proxy
@@ -112,7 +116,7 @@ class DbInstance:
         assert primary is not None
         standby = self._server(primary)
         standby.configure({**self.backups.settings(), "primary_conninfo":
-                           f"'host=127.0.0.1 port={primary.port} user=postgres "
+                           f"'host={primary.sockets} port={primary.port} user=postgres "
                            f"application_name={STANDBY_NAME}'"})
         standby.signal_file("standby.signal")
         standby.start()
@@ -192,10 +196,15 @@ class DbInstance:
             self._pause(0.02)
 
     def _create_database(self, server: PgServer) -> None:
-        user = self.spec.master_username
-        server.query(f'create role "{user}" login superuser')
+        """The master user (no superuser, as RDS's is none: it cannot run programs or read
+        the server's files) and the database it owns; in `postgres` it may create tables."""
+        user = sql.Identifier(self.spec.master_username)
+        server.query(sql.SQL("create role {} login password {}").format(
+            user, sql.Literal(self.master_password)))
+        server.query(sql.SQL("grant create on schema public to {}").format(user))
         if self.spec.db_name:
-            server.query(f'create database "{self.spec.db_name}" owner "{user}"')
+            server.query(sql.SQL("create database {} owner {}").format(
+                sql.Identifier(self.spec.db_name), user))
 
     def reboot(self, force_failover: bool) -> None:
         """rebooting -> available, through a failover when asked (Multi-AZ only)."""

@@ -12,8 +12,11 @@ kit's error: it is kept in `errors` and the run reports it, never blamed on the 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import itertools
 import logging
+import secrets
 import shutil
 import threading
 import time
@@ -55,6 +58,7 @@ class DataPlane:
         self._names = itertools.count()
         self._lock = threading.Lock()
         self._spawn = Spawner()
+        self._key = secrets.token_bytes(32)
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -63,6 +67,7 @@ class DataPlane:
         self.reset()
         self.root.mkdir(mode=0o711, exist_ok=True)
         self.timings, self.enabled = timings, True
+        self._key = secrets.token_bytes(32)
         self.snapshots = Snapshots(self.root)
         self._stop.clear()
         self._clock = threading.Thread(target=self._tick, name="rds-clock", daemon=True)
@@ -100,11 +105,18 @@ class DataPlane:
         name = f"rds-{next(self._names)}-{spec.identifier}"
         proxy = self.toxiproxy.proxy(name, "127.0.0.1:1")  # nothing behind it yet
         instance = DbInstance(spec, own(self.root / name, 0o711), proxy,
-                              self.timings, self._stop, self.emit, self._spawn)
+                              self.timings, self._stop, self.emit, self._spawn,
+                              self.password(spec.master_username))
         with self._lock:
             self.instances[spec.identifier.lower()] = instance
         self.emit(spec.identifier, "status", status="creating")
         return instance
+
+    def password(self, username: str) -> str:
+        """The password of `username` on this run's servers: the kit's, never the solution's
+        (the master password it gave is not checked), the same on an instance and on every
+        restore of it (a snapshot carries its roles)."""
+        return hmac.new(self._key, username.encode(), hashlib.sha256).hexdigest()
 
     def get(self, identifier: str) -> DbInstance | None:
         """The live instance named `identifier` (or its ARN)."""

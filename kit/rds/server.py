@@ -2,10 +2,13 @@
 
 Servers run as the unprivileged user (PostgreSQL refuses root), own their directory, and
 listen on a free loopback port; clients reach them through the instance's Toxiproxy
-endpoint, the kit directly. Commits wait for the WAL flush (`synchronous_commit=on`) and,
-on a Multi-AZ primary, for the standby's (`synchronous_standby_names`). `fsync` is off: the
-host never crashes in a drill, and a killed postmaster leaves the page cache intact, so
-what fsync protects against cannot happen here.
+endpoint and log in with a password (kit/sandbox/pgauth.py), the kit directly through a
+Unix socket in a private directory of the server's own (a short path under the system temp
+dir: a socket's path must fit in 107 bytes, and run directories are deep). Commits wait for
+the WAL flush (`synchronous_commit=on`) and, on a Multi-AZ primary, for the standby's
+(`synchronous_standby_names`). `fsync` is off: the host never crashes in a drill, and a
+killed postmaster leaves the page cache intact, so what fsync protects against cannot
+happen here.
 """
 
 from __future__ import annotations
@@ -16,16 +19,19 @@ import pwd
 import shutil
 import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.sql import Composable
 
 from kit.deploy.toolchain import postgres_bindir
 from kit.errors import SandboxError, ToolchainError
 from kit.rds.errors import DataPlaneError
+from kit.sandbox import pgauth
 from kit.sandbox.ports import free_port
 from kit.sandbox.postgres import run_as, template
 from kit.sandbox.process import ManagedProcess, die_with_parent, signal_group
@@ -36,8 +42,7 @@ TOOL_TIMEOUT = 120.0
 # 1 MB WAL segments (the default is 16 MB): every WAL upload ships at least one segment.
 FLAVOUR, INITDB_ARGS = "-rds", ("--wal-segsize=1",)
 SETTINGS = {
-    # TCP only: a Unix socket's path must fit in 107 bytes, deep run directories do not.
-    "listen_addresses": "'127.0.0.1'", "unix_socket_directories": "''",
+    "listen_addresses": "'127.0.0.1'",
     "max_connections": "40", "shared_buffers": "'16MB'",
     "fsync": "off", "synchronous_commit": "on", "wal_level": "replica",
     "max_wal_senders": "5", "wal_keep_size": "'64MB'", "hot_standby": "on",
@@ -121,7 +126,11 @@ class PgServer:
         self.process: ManagedProcess | None = None
         if isinstance(source, PgServer):  # a replica: a base backup of the running source
             source.basebackup(self.data)
-            return
+        else:
+            self._copy(source)
+        self.sockets = own(Path(tempfile.mkdtemp(prefix="kit-pgs-")))
+
+    def _copy(self, source: Path | None) -> None:
         origin = source or template(self.bindir, run_as(), FLAVOUR, INITDB_ARGS)
         # cp -a keeps the owner: the template and every backup belong to the servers' user.
         copy = subprocess.run(["cp", "-a", str(origin), str(self.data)], capture_output=True,
@@ -133,11 +142,14 @@ class PgServer:
 
     def configure(self, extra: dict[str, str] | None = None) -> None:
         """Replace the copied postgresql.auto.conf (a backup carries its source's settings,
-        such as the source's archive) with the plane's settings plus `extra`."""
-        lines = [f"{k} = {v}" for k, v in {**SETTINGS, **(extra or {})}.items()]
+        such as the source's archive) with the plane's settings plus `extra`, and the copied
+        pg_hba.conf with the kit's."""
+        own_socket = {"unix_socket_directories": f"'{self.sockets}'"}
+        lines = [f"{k} = {v}" for k, v in {**SETTINGS, **own_socket, **(extra or {})}.items()]
         conf = self.data / "postgresql.auto.conf"
         conf.write_text("\n".join(lines) + "\n")
         shutil.chown(conf, run_as() or os.getuid())
+        pgauth.write_hba(self.data, run_as())
 
     def signal_file(self, name: str) -> None:
         """Create `standby.signal` or `recovery.signal` before the first start."""
@@ -189,17 +201,20 @@ class PgServer:
         """Stop the server and remove its directory."""
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.sockets, ignore_errors=True)
 
     def dsn(self, dbname: str = "postgres", user: str = "postgres") -> str:
-        """A libpq URL straight to this server (the kit's; clients use the endpoint)."""
-        return f"postgresql://{user}@127.0.0.1:{self.port}/{dbname}"
+        """A libpq URL straight to this server over its private socket (the kit's; clients
+        use the endpoint)."""
+        return pgauth.socket_url(self.sockets, self.port, user, dbname)
 
     def connect(self, dbname: str = "postgres", **kwargs: Any) -> psycopg.Connection:
         """A superuser connection straight to this server, autocommit."""
         kwargs.setdefault("connect_timeout", 5)
         return psycopg.connect(self.dsn(dbname), autocommit=True, **kwargs)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def query(self, sql: str | Composable, params: Sequence[Any] = ()
+              ) -> list[tuple[Any, ...]]:
         """Run one statement as the superuser and return its rows."""
         with self.connect() as conn:
             cur = conn.execute(sql, params)  # type: ignore[arg-type]
@@ -214,7 +229,7 @@ class PgServer:
 
     def basebackup(self, target: Path) -> None:
         """A base backup of this server into `target` (self-contained: -X stream)."""
-        run_tool([str(self.bindir / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(self.port),
+        run_tool([str(self.bindir / "pg_basebackup"), "-h", str(self.sockets), "-p", str(self.port),
                   "-U", "postgres", "-D", str(target), "-X", "stream", "-c", "fast",
                   "--no-sync", "-w"], f"pg_basebackup of {self.name} into {target}")
 

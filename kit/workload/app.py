@@ -7,6 +7,9 @@ account's running totals, so that a transaction applied in part shows (kit.check
 .consistency). The application reads the secret (JSON: host, port, username, dbname) when
 it starts, when it resumes after maintenance, and whenever a connection fails, at most
 every READ_SECONDS; it is what every instance of a real service does on a connection error.
+It logs in as the secret's username with the password the kit gives that user on the
+endpoint's server (`password`: None for an endpoint the data plane does not serve, which
+then gets none), so the secret never holds one and nothing else can log in as it.
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ class AppWriter(threading.Thread):
     """Writes the plan's transactions until stopped (or the plan runs out)."""
 
     def __init__(self, recorder: Recorder, plan: list[Send], describe: Callable[[str], Described],
-                 endpoint: Callable[[], dict[str, Any]], interval: float) -> None:
+                 endpoint: Callable[[], dict[str, Any]], interval: float,
+                 password: Callable[[str, int, str], str | None] = lambda *_: None) -> None:
         super().__init__(name="app", daemon=True)
+        self.password = password
         self.recorder, self.plan, self.describe = recorder, plan, describe
         self.read_endpoint, self.interval = endpoint, interval
         self.stopping = threading.Event()
@@ -113,8 +118,10 @@ class AppWriter(threading.Thread):
         try:
             found = self.read_endpoint()
             self._endpoint = f"{found['host']}:{found['port']}"
-            conn = psycopg.connect(host=str(found["host"]), port=int(found["port"]),
-                                   user=str(found["username"]), dbname=str(found["dbname"]),
+            host, port, user = str(found["host"]), int(found["port"]), str(found["username"])
+            conn = psycopg.connect(host=host, port=port, user=user,
+                                   password=self.password(host, port, user),
+                                   dbname=str(found["dbname"]),
                                    connect_timeout=CONNECT_TIMEOUT, autocommit=True,
                                    options="-c statement_timeout=5000")
             for statement in SCHEMA:

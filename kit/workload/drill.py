@@ -57,7 +57,7 @@ class Drill:
         secrets = aws.client("secretsmanager", self.bound.gateway.url, app_creds)
         app = AppWriter(self.recorder, module.plan(self.seed, self.scenario.workload_params),
                         module.describe, endpoint_reader(secrets, self._secret()),
-                        spec.app.interval_seconds)
+                        spec.app.interval_seconds, self._password)
         runner = RunbookRunner(spec.runbook.command, self.bound.confinement, self._runbook_env,
                                self.run_dir / "runbook.log", self.recorder,
                                spec.runbook.timeout_seconds, app.resume)
@@ -129,6 +129,12 @@ class Drill:
 
     def _record_event(self, instance: str, event: str, detail: dict[str, Any]) -> None:
         self.recorder.record("rds", "rds_event", instance=instance, event=event, **detail)
+
+    def _password(self, host: str, port: int, user: str) -> str | None:
+        """The kit's password of `user` on the data plane's endpoint host:port (None for an
+        address it does not serve: the application gives its password to no one else)."""
+        served = host in ("127.0.0.1", "localhost") and self.plane.by_port(port) is not None
+        return self.plane.password(user) if served else None
 
     def _secret(self) -> str:
         spec = self.scenario.workload.drill

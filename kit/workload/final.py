@@ -22,13 +22,17 @@ def plain(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def tables(dsn: str) -> dict[str, list[dict[str, Any]]]:
-    """Every table of the database's public schema, every row (the workload's scale)."""
+    """Every table of the database's public schema, every row (the workload's scale).
+
+    Names are qualified: a schema of the workload's own on the search path cannot stand in
+    for `public`; views are not read (a function in one would run as the kit's reader).
+    """
     with psycopg.connect(dsn, autocommit=True, row_factory=dict_row) as conn:
         names = [r["table_name"] for r in conn.execute(
             "select table_name from information_schema.tables where table_schema = 'public' "
             "and table_type = 'BASE TABLE' order by table_name").fetchall()]
         return {name: [plain(row) for row in conn.execute(
-            sql.SQL("select * from {}").format(sql.Identifier(name))).fetchall()]
+            sql.SQL("select * from {}").format(sql.Identifier("public", name))).fetchall()]
             for name in names}
 
 

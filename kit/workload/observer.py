@@ -21,6 +21,11 @@ from kit.workload.recorder import Recorder
 
 POLL_SECONDS = 0.05
 RECONNECTS = 20  # sessions the solution may take from the observer before it gives up
+# Bounds on each poll, so that a lock or a slow view of the workload's cannot stall it.
+SESSION_OPTIONS = "-c lock_timeout=1000 -c statement_timeout=5000"
+KIND = ("select c.relkind from pg_catalog.pg_class c join pg_catalog.pg_namespace n "
+        "on n.oid = c.relnamespace where n.nspname = 'public' and c.relname = %s")
+TABLE_KINDS = ("r", "p")  # a table, a partitioned table
 
 
 class _Watcher(threading.Thread):
@@ -53,21 +58,44 @@ class _Watcher(threading.Thread):
 
 
 class Observer(_Watcher):
-    """Polls the effects table of a database."""
+    """Polls the effects table of a database, as the kit's reader.
+
+    The connection is made before the workers start (they cannot crowd it out later), and
+    each poll reads the table only while it is a table: it takes a share lock first (a table
+    is not turned into a view under it), then checks what the name is. A view or a lock the
+    workload holds costs that poll, never the observer: what the workload does to its own
+    tables is its own effects, judged by the checkers, not the kit's failure.
+    """
 
     def __init__(self, dsn: str, table: str, key: str, recorder: Recorder) -> None:
         super().__init__(key, recorder)
-        self.dsn = dsn
-        self.query = sql.SQL("select * from {}").format(sql.Identifier(table))
+        self.dsn, self.table = dsn, table
+        self.relation = sql.Identifier("public", table)
+        self.conn: psycopg.Connection | None = None
 
     def poll(self, conn: psycopg.Connection) -> None:
         """Record every key not seen before."""
         try:
-            rows = conn.execute(self.query).fetchall()
-        except errors.UndefinedTable:
-            return  # the workers have not created the table yet
+            with conn.transaction():
+                conn.execute(sql.SQL("lock table {} in access share mode").format(self.relation))
+                kind = conn.execute(KIND, (self.table,)).fetchone()
+                if kind is None or kind["relkind"] not in TABLE_KINDS:
+                    return
+                rows = conn.execute(sql.SQL("select * from {}").format(self.relation)).fetchall()
+        except (errors.UndefinedTable, errors.LockNotAvailable, errors.QueryCanceled,
+                errors.WrongObjectType):
+            return  # not created yet, or held or disguised by the workload: look again later
         for row in rows:
             self._saw(row)
+
+    def _connect(self) -> psycopg.Connection:
+        return psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row,
+                               connect_timeout=5, options=SESSION_OPTIONS)
+
+    def start(self) -> None:
+        """Connect, then poll in the thread."""
+        self.conn = self._connect()
+        super().start()
 
     def run(self) -> None:
         try:
@@ -80,8 +108,8 @@ class Observer(_Watcher):
         record that as an `interference` op and watch on through a new one (bounded)."""
         for _ in range(RECONNECTS + 1):
             try:
-                with psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row,
-                                     connect_timeout=5) as conn:
+                conn, self.conn = self.conn or self._connect(), None
+                with conn:
                     self.watch(lambda: self.poll(conn))
                     return
             except psycopg.Error as exc:

@@ -5,9 +5,10 @@ Checked for every queue scenario: each variable of the prompt's environment tabl
 and nothing else is but the few the prompt names (PATH, HOME, ...); AWS_REGION and
 AWS_DEFAULT_REGION are both the region, as AWS compute services set them, and boto3 with
 no configuration but the environment reaches the AWS API as the worker role; DATABASE_URL
-is a PostgreSQL database where the prompt names one; WORK_SECONDS is the scenario's; the
-worker runs as `python -m worker` in its solution directory with Python 3.11, boto3 and
-psycopg 3; the harness starts the promised number of workers.
+is a PostgreSQL database where the prompt names one, its user no superuser, allowed to
+create tables in `public` and capped at the connections the prompt says; WORK_SECONDS is
+the scenario's; the worker runs as `python -m worker` in its solution directory with
+Python 3.11, boto3 and psycopg 3; the harness starts the promised number of workers.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from kit import scenario
 from kit.history import History
 from kit.run import run_once
+from kit.sandbox.postgres import WORKLOAD_CONNECTION_LIMIT
 from kit.workload import aws
 
 PROBE = '''import json as _json, os as _os, sys as _sys
@@ -31,8 +33,10 @@ _facts = {
     "argv0": _sys.argv[0], "python": list(_sys.version_info[:2]),
     "psycopg": _psycopg.__version__,
     "caller": _boto3.client("sts").get_caller_identity()["Arn"],
-    "database": _psycopg.connect(_os.environ["DATABASE_URL"]).execute(
-        "select version()").fetchone()[0] if "DATABASE_URL" in _os.environ else None,
+    "database": list(_psycopg.connect(_os.environ["DATABASE_URL"]).execute(
+        "select version(), rolsuper, rolconnlimit, has_schema_privilege('public', 'CREATE') "
+        "from pg_roles where rolname = current_user").fetchone())
+    if "DATABASE_URL" in _os.environ else None,
 }
 print("PROBE " + _json.dumps(_facts), file=_sys.stderr, flush=True)
 '''
@@ -75,7 +79,10 @@ def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str)
     role = scenario_role_name(sc)
     assert f":assumed-role/{role}/" in facts["caller"]
     if "DATABASE_URL" in promised:
-        assert "PostgreSQL" in facts["database"]
+        version, superuser, limit, creates = facts["database"]
+        assert "PostgreSQL" in version and not superuser and creates
+        assert limit == WORKLOAD_CONNECTION_LIMIT
+        assert f"at most {limit} connections" in (sc.directory / "prompt.md").read_text()
     if "WORK_SECONDS" in promised:
         assert float(values["WORK_SECONDS"]) == sc.workload_params.work_seconds
     assert facts["python"] == [3, 11] and facts["psycopg"].startswith("3.")

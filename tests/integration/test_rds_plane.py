@@ -12,8 +12,10 @@ from typing import Any
 import psycopg
 import pytest
 from botocore.exceptions import ClientError
+from psycopg import errors
 
 from kit.rds.config import RdsTimings
+from kit.rds.plane import DataPlane
 from kit.sandbox import Sandbox
 from kit.workload import aws
 
@@ -22,10 +24,15 @@ TIMINGS = RdsTimings(reboot_seconds=0.3, failover_seconds=0.3, restore_seconds=0
 WAIT = 60.0
 
 
+PLANES: list[Any] = []  # the module's data plane: it knows the master user's password
+
+
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
     with Sandbox(postgres=False) as sb:
+        PLANES.append(sb.rds.plane)
         yield sb
+        PLANES.remove(sb.rds.plane)
 
 
 @pytest.fixture
@@ -69,9 +76,10 @@ def create(rds: Any, name: str, *, multi_az: bool = False, retention: int = 7,
     return available(rds, name)
 
 
-def url(instance: dict[str, Any]) -> str:
-    endpoint = instance["Endpoint"]
-    return f"postgresql://app@{endpoint['Address']}:{endpoint['Port']}/ledger"
+def url(instance: dict[str, Any], user: str = "app") -> str:
+    """The endpoint, logged in as `user` with the password the kit gives it."""
+    endpoint, password = instance["Endpoint"], PLANES[0].password(user)
+    return f"postgresql://{user}:{password}@{endpoint['Address']}:{endpoint['Port']}/ledger"
 
 
 def write(instance: dict[str, Any], ids: range) -> dict[int, Any]:
@@ -303,3 +311,53 @@ def test_only_postgres_gets_a_server_and_unmodelled_calls_are_the_kits_error(
     with pytest.raises(ClientError):
         rds.stop_db_instance(DBInstanceIdentifier="no-such-instance")
     assert "StopDBInstance is not modelled" in sandbox.rds.plane.errors[0]
+
+
+# A server's master user is no PostgreSQL superuser, as on RDS ("Understanding the
+# rds_superuser role", RDS User Guide: the master user is created "WITH LOGIN NOSUPERUSER";
+# "you can't access the host operating system"):
+# https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/Appendix.PostgreSQL.CommonDBATasks.Roles.rds_superuser.html
+MASTER_REFUSED = {
+    "copy-from-program": "copy t from program 'setsid sleep 900 &'",
+    "pg_read_file": "select pg_read_file('/etc/hostname')",
+    "pg_ls_dir": "select pg_ls_dir('.')",
+    "create-role": "create role intruder login superuser",
+    "alter-role-superuser": "alter role current_user superuser",
+    "set-role-postgres": "set role postgres",
+    "grant-server-program": "grant pg_execute_server_program to current_user",
+}
+
+
+def test_a_servers_master_user_does_its_job_and_nothing_of_a_superuser(
+        rds: Any, sandbox: Sandbox) -> None:
+    db = create(rds, "ledger-p", retention=0)
+    write(db, range(3))  # creates, writes, reads its tables through the endpoint
+    primary = sandbox.rds.plane.get("ledger-p").primary
+    with psycopg.connect(url(db), autocommit=True, connect_timeout=5) as conn, \
+            primary.connect() as kit:
+        for name, statement in MASTER_REFUSED.items():
+            with pytest.raises(errors.InsufficientPrivilege):
+                conn.execute(statement)
+                pytest.fail(f"{name}: accepted")
+        with pytest.raises(errors.InsufficientPrivilege):  # the kit's session stays
+            conn.execute("select pg_terminate_backend(%s)", (kit.info.backend_pid,))
+        assert kit.execute("select 1").fetchone() == (1,)
+    # Over TCP nothing logs in without its password: not the master user with the one the
+    # solution gave (it is not checked: the kit's own is used), not the kit's superuser.
+    endpoint = f"{db['Endpoint']['Address']}:{db['Endpoint']['Port']}"
+    for login in ("app", "app:not-checked-1", "postgres", f"postgres:{PLANES[0].password('app')}"):
+        with pytest.raises(psycopg.OperationalError,
+                           match="no password supplied|password authentication failed"):
+            psycopg.connect(f"postgresql://{login}@{endpoint}/ledger", connect_timeout=5)
+    # The kit's way in is a socket in a directory of the servers' user alone.
+    mode = primary.sockets.stat().st_mode & 0o777
+    assert mode == 0o700 and primary.sockets.stat().st_uid == primary.data.stat().st_uid
+
+
+def test_another_runs_plane_gives_its_users_other_passwords(sandbox: Sandbox) -> None:
+    other = DataPlane(sandbox.workdir / "other-plane", sandbox.toxiproxy)
+    try:
+        assert other.password("app") != sandbox.rds.plane.password("app")
+        assert sandbox.rds.plane.password("app") == sandbox.rds.plane.password("app")
+    finally:
+        other.close()

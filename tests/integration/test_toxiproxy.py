@@ -52,9 +52,10 @@ def test_latency_toxic_slows_sqs_disable_cuts_it_removal_restores_it() -> None:
 
 def test_postgres_reachable_through_its_proxy_and_cut_when_disabled() -> None:
     with Sandbox() as sb:
-        dsn = sb.postgres.create_database("app")
+        database = sb.postgres.workload_database()
+        dsn = sb.postgres.reader_dsn(database.name)
         proxy = sb.toxiproxy.proxy("db", f"127.0.0.1:{sb.postgres.port}")
-        via = sb.postgres.dsn("app", port=proxy.port)
+        via = database.url(proxy.port)
         with psycopg.connect(via) as conn:
             assert conn.execute("select 1").fetchone() == (1,)
         proxy.set_enabled(False)
