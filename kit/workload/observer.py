@@ -8,6 +8,7 @@ sees for the first time.
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -110,7 +111,7 @@ class Observer(_Watcher):
             try:
                 conn, self.conn = self.conn or self._connect(), None
                 with conn:
-                    self.watch(lambda: self.poll(conn))
+                    self.watch(functools.partial(self.poll, conn))
                     return
             except psycopg.Error as exc:
                 cause = harm.of_session(exc, self.dsn)
