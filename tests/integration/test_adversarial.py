@@ -26,10 +26,21 @@ from kit.sandbox.support import missing
 from kit.validate import Row, validate
 from kit.workload import runtime
 from tests.conftest import ROOT
+from tests.integration import (
+    test_adversarial_blame,
+    test_adversarial_bounds,
+    test_adversarial_database,
+    test_adversarial_iam,
+    test_adversarial_intake,
+)
 from tests.integration.fingerprint import changes, fingerprint
 
 SCENARIO = scenario.load("order-pipeline")
 HOSTILE = ("write-everywhere", "fork-bomb", "disk-filler", "memory-hog")
+# Cases judged by a file of their own, with the checks particular to them: run once, there.
+ELSEWHERE = (test_adversarial_blame.CASES | test_adversarial_intake.CASES
+             | test_adversarial_iam.IAM_CASES | test_adversarial_iam.PASSWORD_CASES
+             | {test_adversarial_bounds.CASE, test_adversarial_database.CASE})
 ADVERSARIAL = ROOT / "tests" / "adversarial"
 
 
@@ -77,7 +88,7 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     before = fingerprint(*_protected(other_run))
     names = {d.name for d in (ADVERSARIAL / SCENARIO.name).iterdir()
              if (d / "variant.yaml").exists()}
-    rows = _run(tmp_path, names - set(HOSTILE))
+    rows = _run(tmp_path, names - set(HOSTILE) - ELSEWHERE)
     assert len(rows) >= 11
     assert not _not_ok(rows), _not_ok(rows)
 

@@ -23,7 +23,7 @@ from kit.history import History
 from kit.sandbox.netns import PER_WORKER
 from tests.integration.adversary import judge, not_caught, processes, survivors
 
-SCENARIO = "order-pipeline"
+SCENARIO, CASE = "order-pipeline", "connection-hoarder"
 WORKERS = 3  # order-pipeline's replicas
 
 
@@ -52,7 +52,7 @@ def test_a_connection_hoarder_is_caught_and_costs_the_kit_only_its_allowance(
     peak = Peak()
     peak.start()
     try:
-        rows = judge(SCENARIO, {"connection-hoarder"}, tmp_path, jobs=1)
+        rows = judge(SCENARIO, {CASE}, tmp_path, jobs=1)
     finally:
         peak.done.set()
         peak.join()
