@@ -72,37 +72,6 @@ def toxiproxy_binary() -> Path | None:
     return Path(found) if found else None
 
 
-FAKETIME = {"package": "libfaketime", "version": "3.0.1"}
-_FAKETIME_SO = Path("libfaketime/vendor/libfaketime/src/libfaketime.so.1")
-
-
-def faketime_library() -> Path | None:
-    """libfaketime, for the clock_skew fault: the build the PyPI package `libfaketime`
-    vendors (GPLv2; installed into the cache as a tool, never imported). Debian's 0.9.10
-    breaks Python's sleep when the monotonic clock is left alone, which the fault needs."""
-    found = settings.cache_dir() / "faketime" / _FAKETIME_SO
-    return found if found.exists() else None
-
-
-def install_faketime(log: Log) -> Path:
-    """pip-install libfaketime into the cache (its vendored shared library); idempotent."""
-    found = faketime_library()
-    if found:
-        return found
-    target = settings.cache_dir() / "faketime"
-    logfile = settings.cache_dir() / "faketime.log"
-    logfile.parent.mkdir(parents=True, exist_ok=True)
-    _run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
-          str(target), f"{FAKETIME['package']}=={FAKETIME['version']}"], Path("/"), log,
-         logfile, dict(os.environ))
-    found = faketime_library()
-    if found is None:
-        raise ToolchainError(f"{FAKETIME['package']} installed into {target} but holds no "
-                             f"{_FAKETIME_SO}: the package layout changed; update "
-                             "kit/deploy/toolchain.py")
-    return found
-
-
 def pieces() -> list[Piece]:
     """Every piece a run needs, each with the command that fixes it when missing."""
     setup = "make setup"
@@ -122,7 +91,6 @@ def pieces() -> list[Piece]:
               str(rnd) if provider_current("random", settings.RANDOM_PROVIDER)
               or registry_mode() else None, setup),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
-        Piece("libfaketime (the clock_skew fault)", _str(faketime_library()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
         Piece("unprivileged user 'postgres' (initdb refuses root)",
@@ -350,7 +318,6 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     runtime.install(log)
     install_tofu(log)
     install_toxiproxy(log)
-    install_faketime(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
         install_provider("aws", settings.AWS_PROVIDER, log)
