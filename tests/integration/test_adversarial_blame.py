@@ -5,8 +5,11 @@ names, with no run `error` (tests/adversarial/order-pipeline/<name>/).
 - forged-connection-refused: a precondition whose message reads like the emulator down
   and like an emulator gap (blame is decided from the emulator's journal and the kit's
   probe: kit/deploy/evidence.py);
-- fifo-where-standard, deny-producer-by-source-ip: the solution's queue refuses the
-  contract's producer (workload.producer_sends);
+- fifo-where-standard: the solution's queue refuses the contract's producer
+  (workload.producer_sends);
+- deny-producer-by-source-ip: its policy denies the producer by the caller's address
+  (iam.required_access: the static check judges aws:SourceIp over every address a call
+  can come from);
 - queue-in-another-region: an output names a queue that is not in the contract's region
   (deploy.applies, stage outputs).
 
