@@ -9,6 +9,7 @@ written, applied and judged exactly as the kit's own variants are (kit/variants.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import psutil
@@ -56,7 +57,12 @@ def processes() -> set[tuple[int, float]]:
 def survivors(before: set[tuple[int, float]], since: float) -> list[str]:
     """Processes started after `since` that are not in `before`, still alive, and orphaned
     (re-parented to the host's init or a subreaper outside the test): what a run left
-    running on the host, e.g. a `setsid sleep &` a solution started through the database."""
+    running on the host, e.g. a `setsid sleep &` a solution started through the database.
+
+    When the kit is root, root's orphans are left out: what a solution can start runs as
+    its sandbox's user or the database servers' (postgres), never as root, and root's
+    orphans on a shared machine are other tenants' (or, in the parallel phase, other
+    tests')."""
     mine = {p.pid for p in psutil.Process().children(recursive=True)} | {psutil.Process().pid}
     found = []
     for proc in psutil.process_iter(["pid", "ppid", "create_time", "status", "username",
@@ -65,6 +71,6 @@ def survivors(before: set[tuple[int, float]], since: float) -> list[str]:
         if (info["status"] == psutil.STATUS_ZOMBIE or info["create_time"] < since
                 or (info["pid"], info["create_time"]) in before or info["pid"] in mine):
             continue
-        if info["ppid"] == 1:
+        if info["ppid"] == 1 and not (os.geteuid() == 0 and info["username"] == "root"):
             found.append(f"{info['pid']} ({info['username']}): {' '.join(info['cmdline'] or [])}")
     return found

@@ -18,15 +18,18 @@ All four run in one matrix call: one sandbox per job, one run per case.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from tests.integration.adversary import judge, not_caught
+from tests.integration.adversary import judge, not_caught, processes, survivors
 
 CASES = {"forged-connection-refused", "fifo-where-standard", "deny-producer-by-source-ip",
          "queue-in-another-region"}
 
 
 def test_a_solution_cannot_make_the_kit_blame_itself(tmp_path: Path) -> None:
+    before, since = processes(), time.time()
     rows = judge("order-pipeline", CASES, tmp_path)
+    assert survivors(before, since) == []
     assert {row.subject for row in rows} == CASES
     assert not_caught("order-pipeline", rows) == {}

@@ -13,6 +13,7 @@ FAKETIME_* in the environment and the offset file and libfaketime among the file
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ import pytest
 from kit import scenario as scenarios
 from kit.validate import validate
 from tests.conftest import ROOT
-from tests.integration.adversary import judge, not_caught
+from tests.integration.adversary import judge, not_caught, processes, survivors
 
 SCENARIO = "fifo-ledger"
 PROBES = ROOT / "tests" / "probes"
@@ -41,7 +42,9 @@ def _first_fingerprints(run_dir: Path) -> dict[str, dict[str, object]]:
 
 @pytest.mark.timeout(600)
 def test_clock_skew_holds_when_the_worker_reexecutes_itself_unfaked(tmp_path: Path) -> None:
+    before, since = processes(), time.time()
     rows = judge(SCENARIO, {"reexec-unfaked-clock"}, tmp_path)
+    assert survivors(before, since) == []
     assert not_caught(SCENARIO, rows) == {}
 
 

@@ -12,11 +12,12 @@ parse of a local module, and the kit's verdict.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.integration.adversary import judge, not_caught
+from tests.integration.adversary import judge, not_caught, processes, survivors
 
 pytestmark = pytest.mark.integration
 
@@ -28,7 +29,9 @@ PASSWORD_CASES = {"password-through-locals", "password-through-module-input"}
 
 @pytest.mark.timeout(900)
 def test_conditions_and_data_flow_escapes_are_caught(tmp_path: Path) -> None:
+    before, since = processes(), time.time()
     rows = judge(SCENARIO, IAM_CASES | PASSWORD_CASES, tmp_path)
+    assert survivors(before, since) == []
     assert {row.subject for row in rows} == IAM_CASES | PASSWORD_CASES
     assert not_caught(SCENARIO, rows) == {}
     by_name = {row.subject: row.runs[0].results for row in rows}
