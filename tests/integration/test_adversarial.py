@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from tests.integration import (
     test_adversarial_iam,
     test_adversarial_intake,
 )
+from tests.integration.adversary import processes, survivors
 from tests.integration.fingerprint import changes, fingerprint
 
 SCENARIO = scenario.load("order-pipeline")
@@ -86,6 +88,7 @@ def _not_ok(rows: list[Row]) -> dict[str, object]:
 @pytest.mark.timeout(2400)
 def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     before = fingerprint(*_protected(other_run))
+    running, since = processes(), time.time()
     names = {d.name for d in (ADVERSARIAL / SCENARIO.name).iterdir()
              if (d / "variant.yaml").exists()}
     rows = _run(tmp_path, names - set(HOSTILE) - ELSEWHERE)
@@ -120,6 +123,7 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     assert struck and all(line == f"parent 1: ptrace: Operation not permitted; SIGSTOP: "
                                   f"{signals}; SIGKILL: {signals}" for line in struck), struck
     assert not changes(before, fingerprint(*_protected(other_run)))
+    assert survivors(running, since) == []
 
     lacking = missing()
     if lacking:
@@ -129,6 +133,7 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     out = tmp_path / "hostile"
     _assert_contained(out)
     assert not changes(before, fingerprint(*_protected(other_run)))
+    assert survivors(running, since) == []
 
 
 def _assert_contained(out: Path) -> None:
