@@ -19,6 +19,17 @@ from kit.validate import Row, validate
 from tests.conftest import ROOT
 
 ADVERSARIAL = ROOT / "tests" / "adversarial"
+# What the red team ran from a worker logged in as the superuser: each must be refused to
+# a workload's role and to an RDS master user alike.
+DATABASE_ESCAPES = {
+    "copy-from-program": "copy t from program 'setsid sleep 900 &'",
+    "pg_read_file": "select pg_read_file('/etc/hostname')",
+    "pg_ls_dir": "select pg_ls_dir('.')",
+    "create-role": "create role intruder login superuser",
+    "alter-role-superuser": "alter role current_user superuser",
+    "set-role-postgres": "set role postgres",
+    "grant-server-program": "grant pg_execute_server_program to current_user",
+}
 
 
 def judge(scenario_name: str, names: set[str], out: Path, jobs: int = 2) -> list[Row]:

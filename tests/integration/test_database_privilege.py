@@ -26,17 +26,12 @@ from kit.sandbox.postgres import KIT_READER, WORKLOAD_CONNECTION_LIMIT, Database
 from kit.sandbox.toxiproxy import Proxy
 from kit.workload.observer import Observer
 from kit.workload.recorder import Recorder
+from tests.integration.adversary import DATABASE_ESCAPES
 
 # What the red team ran from a worker, logged in as the superuser; and what a role that owns
 # its database could do to the kit's sessions (its settings apply to every session there).
 REFUSED = {
-    "copy-from-program": "copy t from program 'setsid sleep 900 &'",
-    "pg_read_file": "select pg_read_file('/etc/hostname')",
-    "pg_ls_dir": "select pg_ls_dir('.')",
-    "create-role": "create role intruder login superuser",
-    "alter-role-superuser": "alter role current_user superuser",
-    "set-role-postgres": "set role postgres",
-    "grant-server-program": "grant pg_execute_server_program to current_user",
+    **DATABASE_ESCAPES,
     "alter-database-set": "do $$ begin execute format("
                           "'alter database %I set statement_timeout = 1', current_database());"
                           " end $$",

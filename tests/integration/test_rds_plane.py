@@ -18,6 +18,7 @@ from kit.rds.config import RdsTimings
 from kit.rds.plane import DataPlane
 from kit.sandbox import Sandbox
 from kit.workload import aws
+from tests.integration.adversary import DATABASE_ESCAPES
 
 TIMINGS = RdsTimings(reboot_seconds=0.3, failover_seconds=0.3, restore_seconds=0.1,
                      wal_upload_seconds=0.3, retention_day_seconds=30.0)
@@ -317,15 +318,7 @@ def test_only_postgres_gets_a_server_and_unmodelled_calls_are_the_kits_error(
 # rds_superuser role", RDS User Guide: the master user is created "WITH LOGIN NOSUPERUSER";
 # "you can't access the host operating system"):
 # https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/Appendix.PostgreSQL.CommonDBATasks.Roles.rds_superuser.html
-MASTER_REFUSED = {
-    "copy-from-program": "copy t from program 'setsid sleep 900 &'",
-    "pg_read_file": "select pg_read_file('/etc/hostname')",
-    "pg_ls_dir": "select pg_ls_dir('.')",
-    "create-role": "create role intruder login superuser",
-    "alter-role-superuser": "alter role current_user superuser",
-    "set-role-postgres": "set role postgres",
-    "grant-server-program": "grant pg_execute_server_program to current_user",
-}
+MASTER_REFUSED = DATABASE_ESCAPES
 
 
 def test_a_servers_master_user_does_its_job_and_nothing_of_a_superuser(
