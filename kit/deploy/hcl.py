@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,12 @@ from hcl2.utils import SerializationOptions
 from kit.errors import SolutionError
 
 _OPTIONS = SerializationOptions(strip_string_quotes=True, explicit_blocks=False)
+# python-hcl2 8.1 serializes with one SerializationContext shared by every call (the
+# mutable default argument of each rule's `serialize`), whose `inside_dollar_string` it
+# flips while it walks an interpolation: two threads parsing at once (`kit validate
+# --jobs`) see each other's flag, and `password = var.x` comes out bare, as the literal
+# "var.x". One parse at a time.
+_PARSING = threading.Lock()
 # Left out of the solution's copy (kit/deploy/terraform.py), so never read either: what an
 # earlier init or apply left behind (kit/deploy/intake.py says why each is harmless).
 NOT_COPIED = (".terraform", ".terraform.lock.hcl", "terraform.tfstate*", ".git",
@@ -124,9 +131,15 @@ def _parse(text: str, rel: Path) -> dict[str, Any]:
             raise SolutionError(f"{rel}: a Terraform JSON file holds an object at the top")
         return content
     try:
-        return hcl2.loads(text, serialization_options=_OPTIONS)
+        return loads(text)
     except Exception as exc:  # noqa: BLE001 - the parser raises many types
         raise SolutionError(f"{rel}: not valid HCL: {exc}") from None
+
+
+def loads(text: str) -> dict[str, Any]:
+    """python-hcl2's parse of HCL text, quotes stripped (safe from any thread)."""
+    with _PARSING:
+        return hcl2.loads(text, serialization_options=_OPTIONS)
 
 
 def parse(solution: Path, recursive: bool = True) -> Configuration:

@@ -20,13 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import hcl2
-from hcl2.utils import SerializationOptions
-
-from kit.deploy.hcl import Configuration, items
+from kit.deploy.hcl import Configuration, items, loads
 
 MAX_DEPTH = 32  # references followed before giving up (a cycle Terraform would refuse)
-_OPTIONS = SerializationOptions(strip_string_quotes=True, explicit_blocks=False)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
@@ -428,7 +424,7 @@ def _tfvars(root: Path) -> dict[str, Any]:
         text = path.read_text(errors="replace")
         try:
             content = json.loads(text) if name.endswith(".json") else \
-                hcl2.loads(text, serialization_options=_OPTIONS)
+                loads(text)
         except Exception:  # noqa: BLE001,S112 - Terraform reports an unreadable tfvars
             continue
         if isinstance(content, dict):
