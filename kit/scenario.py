@@ -437,7 +437,7 @@ def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:
 
 def _check_faults(scenario: Scenario) -> None:
     """Each fault's kind exists, its target suits it and its params fit its schema."""
-    from kit.faults import FAULTS, KINDS
+    from kit.faults import FAULTS, KINDS, References
 
     for name, fault in scenario.faults.items():
         where = f"field faults.{name}"
@@ -463,7 +463,8 @@ def _check_faults(scenario: Scenario) -> None:
             raise InputError("; ".join(
                 f"{where}.params.{'.'.join(map(str, e['loc']))}: {e['msg']}"
                 for e in exc.errors())) from None
-        unknown = [r for r in kind.references(params) if r not in scenario.resources]
+        named = kind.references(params) if isinstance(kind, References) else []
+        unknown = [r for r in named if r not in scenario.resources]
         if unknown:
             raise InputError(f"{where}.params: {', '.join(map(repr, unknown))} is not a "
                              f"declared resource ({', '.join(scenario.resources)})")

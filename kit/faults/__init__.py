@@ -10,6 +10,7 @@ from kit.faults.base import (
     FaultContext,
     FaultKind,
     FaultNotInjected,
+    References,
     wait_for,
 )
 from kit.faults.clock import ClockSkew
@@ -92,4 +93,4 @@ class Nemesis(threading.Thread):
             self.done.set()
 
 
-__all__ = ["FAULTS", "KINDS", "FaultContext", "FaultNotInjected", "Nemesis"]
+__all__ = ["FAULTS", "KINDS", "FaultContext", "FaultNotInjected", "Nemesis", "References"]

@@ -2,9 +2,14 @@
 
 A fault kind is one class: `Params` (a pydantic model of `params` in scenario.yaml),
 `targets` (what it may be aimed at: resource kinds such as "database", or the special
-targets "endpoint.aws" and "workers"), and start / window / heal. Healing is not optional.
-start() returns what it changed and heal() what it restored (the fault_start and fault_end
-details of the history).
+targets "endpoint.aws" and "workers"), and start / window / heal. Healing is not optional:
+start() and heal() are abstract, so every kind writes its own heal() (a no-op only where
+the kind says why). start() returns what it changed and heal() what it restored (the
+fault_start and fault_end details of the history).
+
+An ability only some kinds have is a small protocol of its own, not a base-class method:
+`References` (params that name scenario resources). A caller asks `isinstance(kind,
+References)`; a kind without the ability simply lacks the method.
 
 A fault acts only from start(), once its trigger fired: a kind has no hook into the
 workers' environment, files or sandbox, so nothing a worker can see before the fault
@@ -14,10 +19,11 @@ differs from a run without it (tests/unit/faults/test_unannounced.py).
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -31,6 +37,7 @@ if TYPE_CHECKING:
     from kit.scenario import Fault
     from kit.workload.aws import Credentials
     from kit.workload.supervisor import Supervisor
+
 
 class FaultNotInjected(Exception):
     """The workload never reached the state the fault needs (e.g. no worker ever deleted a
@@ -75,7 +82,17 @@ class FaultContext:
         return self.spec.target or ""
 
 
-class FaultKind:
+@runtime_checkable
+class References(Protocol):
+    """A kind whose params name scenario resources (e.g. resource_deny's `principal`)."""
+
+    @staticmethod
+    def references(params: Any) -> list[str]:
+        """The scenario resources `params` name (checked when the scenario loads)."""
+        ...
+
+
+class FaultKind(ABC):
     """One fault: start it, hold it for its window, heal it."""
 
     Params: ClassVar[type[BaseModel]] = NoParams
@@ -86,23 +103,18 @@ class FaultKind:
         self.ctx = ctx
         self.params: Any = ctx.params
 
-    @staticmethod
-    def references(params: Any) -> list[str]:
-        """The scenario resources its params name (checked when the scenario loads)."""
-        return []
-
+    @abstractmethod
     def start(self) -> dict[str, Any]:
         """Inject the fault; returns what was done (recorded as fault_start's detail)."""
-        raise NotImplementedError
 
     def window(self) -> None:
         """Hold the fault: for its duration when timed, else until it has acted."""
         if self.timed:
             self.ctx.stopping.wait(self.ctx.spec.duration_seconds)
 
+    @abstractmethod
     def heal(self) -> dict[str, Any] | None:
         """Undo the fault (idempotent); returns what was restored (None: as start said)."""
-        return None
 
     def value(self, attribute: str) -> Any:
         """An attribute of the target resource in this run (`arn`, `url`, `name`)."""

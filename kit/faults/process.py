@@ -64,3 +64,8 @@ class WorkerCrash(FaultKind):
     # The kill is the whole fault; the supervisor restarts the worker, as the contract says.
     def window(self) -> None:
         pass
+
+    def heal(self) -> None:
+        # Nothing to undo: a SIGKILL cannot be taken back, and the supervisor has already
+        # restarted the worker; what the crash lost is the solution's to recover.
+        return None

@@ -106,6 +106,11 @@ class InstanceCrash(RdsFault):
         return {"target": self.ctx.target, "instance": self.identifier,
                 "effect": "postmaster killed"}
 
+    def heal(self) -> None:
+        # Nothing to undo: the plane recovers the engine as RDS does (failover or restart in
+        # place); a kit that restarted it would hide whether the runbook coped.
+        return None
+
 
 class AzLoss(RdsFault):
     """The primary's Availability Zone is cut off until the drill ends."""
@@ -211,6 +216,12 @@ class InstanceDelete(RdsFault):
         return {"target": self.ctx.target, "instance": self.identifier,
                 "action": "DeleteDBInstance", "refused": refused, "final_snapshot": final}
 
+    def heal(self) -> None:
+        # Nothing to undo: a deletion AWS accepted is final (bringing the data back from a
+        # snapshot is the runbook's job, and what the drill judges); a refused one changed
+        # nothing.
+        return None
+
 
 class MaintenanceReboot(RdsFault):
     """RebootDBInstance with ForceFailover (a plain reboot for a single-AZ instance)."""
@@ -231,3 +242,7 @@ class MaintenanceReboot(RdsFault):
             how = "rebooted (not Multi-AZ: no failover possible)"
         self.report(self.incident(started, f"Maintenance {how} {self.identifier}."))
         return {"target": self.ctx.target, "instance": self.identifier, "effect": how}
+
+    def heal(self) -> None:
+        # Nothing to undo: a reboot (with its failover) completes by itself, as on AWS.
+        return None
