@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,3 +67,10 @@ def test_resource_deny_names_its_principal_unless_everyone() -> None:
     assert kind.references(DenyParams(actions=["sqs:*"], principal="role.worker")) == [
         "role.worker"]
     assert kind.references(DenyParams(actions=["sqs:*"])) == []
+
+
+@pytest.mark.parametrize("kind", sorted(FAULTS))
+def test_every_kind_has_its_own_test_file(kind: str) -> None:
+    # One file per kind, beside the others, so a new kind's tests have an obvious place.
+    assert (Path(__file__).parent / f"test_{kind}.py").is_file(), \
+        f"{kind}: add tests/unit/faults/test_{kind}.py (show the fault bites and heals)"
