@@ -113,7 +113,8 @@ class Drill:
                            self.settled)
         spec = Fault(kind=kind, target="database.main", duration_seconds=duration,
                      params=params or {})
-        ctx = FaultContext(spec, FAULTS[kind].Params.model_validate(params or {}), Recorder(),
-                           None, None, threading.Event(),  # type: ignore[arg-type]
+        ctx = FaultContext(spec=spec, params=FAULTS[kind].Params.model_validate(params or {}),
+                           recorder=Recorder(), supervisor=None,
+                           gateway=None, stopping=threading.Event(),  # type: ignore[arg-type]
                            drill=hooks)
         return FAULTS[kind](ctx)

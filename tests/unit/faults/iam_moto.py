@@ -103,7 +103,8 @@ def make_fault(admin: Admin, kind: str, target: str, params: dict[str, Any], *,
     """A fault of `kind` on `target`, acting through `admin`, with a short window."""
     spec = Fault(kind=kind, target=target, duration_seconds=0.01, params=params)
     cls: type[FaultKind] = FAULTS[kind]
-    ctx = FaultContext(spec, cls.Params.model_validate(params), admin.recorder, None,
-                       admin, threading.Event(), roles=roles or {},  # type: ignore[arg-type]
-                       values=values or {})
+    ctx = FaultContext(spec=spec, params=cls.Params.model_validate(params),
+                       recorder=admin.recorder, supervisor=None,
+                       gateway=admin, stopping=threading.Event(),  # type: ignore[arg-type]
+                       roles=roles or {}, values=values or {})
     return cls(ctx)

@@ -39,7 +39,8 @@ def network_fault(kind: str, proxy: ProxyState, params: dict[str, Any] | None = 
                   target: str = "database") -> Any:
     """A fault of `kind` aimed at `target`, whose path goes through `proxy`."""
     spec = Fault(kind=kind, target=target, duration_seconds=0.01, params=params or {})
-    ctx = FaultContext(spec, FAULTS[kind].Params.model_validate(params or {}), Recorder(),
-                       None, None, threading.Event(),  # type: ignore[arg-type]
+    ctx = FaultContext(spec=spec, params=FAULTS[kind].Params.model_validate(params or {}),
+                       recorder=Recorder(), supervisor=None,
+                       gateway=None, stopping=threading.Event(),  # type: ignore[arg-type]
                        proxies={target: proxy})  # type: ignore[dict-item]
     return FAULTS[kind](ctx)

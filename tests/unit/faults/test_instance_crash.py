@@ -38,8 +38,9 @@ def test_an_instance_that_is_not_available_is_not_crashed() -> None:
 
 def test_outside_a_drill_an_rds_fault_is_the_kits_error() -> None:
     spec = Fault(kind="instance_crash", target="database.main")
-    ctx = FaultContext(spec, FAULTS["instance_crash"].Params(), Recorder(), None,
-                       None, threading.Event())  # type: ignore[arg-type]
+    ctx = FaultContext(spec=spec, params=FAULTS["instance_crash"].Params(), recorder=Recorder(),
+                       supervisor=None, gateway=None,  # type: ignore[arg-type]
+                       stopping=threading.Event())
     with pytest.raises(FaultBroken, match="drills only"):
         FAULTS["instance_crash"](ctx).start()
 

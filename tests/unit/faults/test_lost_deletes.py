@@ -25,8 +25,9 @@ def gateway() -> Iterator[Gateway]:
 
 def _fault(gateway: Gateway, **params: object) -> LostDeletes:
     spec = Fault(kind="lost_deletes", target="queue.jobs", params=params)
-    ctx = FaultContext(spec, FAULTS["lost_deletes"].Params.model_validate(params),
-                       gateway.recorder, None, gateway, threading.Event())
+    ctx = FaultContext(spec=spec, params=FAULTS["lost_deletes"].Params.model_validate(params),
+                       recorder=gateway.recorder, supervisor=None, gateway=gateway,
+                       stopping=threading.Event())
     return LostDeletes(ctx)
 
 

@@ -50,8 +50,9 @@ def test_a_kind_without_heal_cannot_be_built() -> None:
 
     assert inspect.isabstract(Forgets)
     spec = Fault.model_validate({"kind": "network_outage", "target": "endpoint.aws"})
-    ctx = FaultContext(spec, FAULTS["network_outage"].Params(), Recorder(), None,
-                       None, threading.Event())  # type: ignore[arg-type]
+    ctx = FaultContext(spec=spec, params=FAULTS["network_outage"].Params(), recorder=Recorder(),
+                       supervisor=None, gateway=None,  # type: ignore[arg-type]
+                       stopping=threading.Event())
     with pytest.raises(TypeError, match="heal"):
         Forgets(ctx)  # type: ignore[abstract]
 

@@ -36,8 +36,9 @@ def _fault(recorder: Recorder, workers: Workers, single_send: frozenset[str] = f
            **params: object) -> WorkerCrash:
     params = {"after_receive_seconds": 0, "within_seconds": 0.2, **params}
     spec = Fault(kind="worker_crash", target="workers", params=params)
-    ctx = FaultContext(spec, FAULTS["worker_crash"].Params.model_validate(params), recorder,
-                       workers, None, threading.Event(),  # type: ignore[arg-type]
+    ctx = FaultContext(spec=spec, params=FAULTS["worker_crash"].Params.model_validate(params),
+                       recorder=recorder, supervisor=workers,  # type: ignore[arg-type]
+                       gateway=None, stopping=threading.Event(),  # type: ignore[arg-type]
                        single_send_keys=single_send)
     return WorkerCrash(ctx)
 
