@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from kit.workload.aws import Credentials
     from kit.workload.supervisor import Supervisor
 
-
 class FaultNotInjected(Exception):
     """The workload never reached the state the fault needs (e.g. no worker ever deleted a
     message): the solution's doing, judged by workload.fault_injected."""

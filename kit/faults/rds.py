@@ -107,8 +107,8 @@ class InstanceCrash(RdsFault):
                 "effect": "postmaster killed"}
 
     def heal(self) -> None:
-        # Nothing to undo: the plane recovers the engine as RDS does (failover or restart in
-        # place); a kit that restarted it would hide whether the runbook coped.
+        # Nothing to undo: the plane recovers the engine by itself, as RDS does (failover or
+        # restart in place); what the runbook does meanwhile is what the drill judges.
         return None
 
 
