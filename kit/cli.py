@@ -338,18 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log each run's stages to stderr as they begin")
-    roots = argparse.ArgumentParser(add_help=False)
-    roots.add_argument("--scenarios", action="append", metavar="DIR", default=[],
-                       help="also look for scenarios in DIR (holding scenarios/, golden/, "
-                       "variants/); repeatable; also KIT_SCENARIOS")
-    emulators = argparse.ArgumentParser(add_help=False)
-    emulators.add_argument("--emulator", choices=NAMES, default=None,
-                           help="the AWS emulator (default: moto); with localstack, moto "
-                           "serves what LocalStack lacks (RDS)")
-    emulators.add_argument("--emulator-url", metavar="URL",
-                           help="use the LocalStack running at URL (e.g. the one your "
-                           "tflocal workflow uses) instead of starting one; the kit empties "
-                           f"its account {ACCOUNT_ID} before, between and after runs")
+    roots, emulators, graded = _roots_options(), _emulator_options(), _graded_options()
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     setup = sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
@@ -362,15 +351,6 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
-    # What eval and drill share: one solution, its faults in turn (or one), one seed.
-    graded = argparse.ArgumentParser(add_help=False)
-    graded.add_argument("scenario")
-    graded.add_argument("--solution", help="solution directory (default: the golden one)")
-    graded.add_argument("--fault", help="run only this fault (default: each fault in turn)")
-    graded.add_argument("--seed", type=int, default=1)
-    graded.add_argument("--out", default="runs", help="where histories and reports go")
-    graded.add_argument("--require-confinement", action="store_true",
-                        help="refuse (exit 2) unless every axis of confinement is available")
     ev = sub.add_parser("eval", parents=[roots, emulators, graded],
                         help="grade a solution directory across a scenario's faults")
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
@@ -379,8 +359,48 @@ def build_parser() -> argparse.ArgumentParser:
                     "differs is a fidelity finding, never the solution's failure")
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
-    va = sub.add_parser("validate", parents=[roots, emulators],
-                        help="run the kill matrix of a scenario")
+    _add_validate(sub.add_parser("validate", parents=[roots, emulators],
+                                 help="run the kill matrix of a scenario"))
+    return parser
+
+
+def _roots_options() -> argparse.ArgumentParser:
+    """The options of every command that looks scenarios up."""
+    roots = argparse.ArgumentParser(add_help=False)
+    roots.add_argument("--scenarios", action="append", metavar="DIR", default=[],
+                       help="also look for scenarios in DIR (holding scenarios/, golden/, "
+                       "variants/); repeatable; also KIT_SCENARIOS")
+    return roots
+
+
+def _emulator_options() -> argparse.ArgumentParser:
+    """The options of every command that starts sandboxes: which emulator."""
+    emulators = argparse.ArgumentParser(add_help=False)
+    emulators.add_argument("--emulator", choices=NAMES, default=None,
+                           help="the AWS emulator (default: moto); with localstack, moto "
+                           "serves what LocalStack lacks (RDS)")
+    emulators.add_argument("--emulator-url", metavar="URL",
+                           help="use the LocalStack running at URL (e.g. the one your "
+                           "tflocal workflow uses) instead of starting one; the kit empties "
+                           f"its account {ACCOUNT_ID} before, between and after runs")
+    return emulators
+
+
+def _graded_options() -> argparse.ArgumentParser:
+    """What eval and drill share: one solution, its faults in turn (or one), one seed."""
+    graded = argparse.ArgumentParser(add_help=False)
+    graded.add_argument("scenario")
+    graded.add_argument("--solution", help="solution directory (default: the golden one)")
+    graded.add_argument("--fault", help="run only this fault (default: each fault in turn)")
+    graded.add_argument("--seed", type=int, default=1)
+    graded.add_argument("--out", default="runs", help="where histories and reports go")
+    graded.add_argument("--require-confinement", action="store_true",
+                        help="refuse (exit 2) unless every axis of confinement is available")
+    return graded
+
+
+def _add_validate(va: argparse.ArgumentParser) -> None:
+    """The options of `kit validate`."""
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
     va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
@@ -393,7 +413,6 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("--out", default="runs")
     va.add_argument("--require-confinement", action="store_true",
                     help="refuse to run (exit 2) unless every axis of confinement is available")
-    return parser
 
 
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,

@@ -109,6 +109,21 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     each alternative once (the test suite's tier, `covering_sample`); `emulator` and
     `emulator_url` choose the sandboxes' emulator (kit/sandbox/emulator.py)."""
     variants = {v.name: v for v in load_all(scenario, root)}
+    rows = _select_rows(scenario, variants, only, root, golden, sample)
+    matrix = _Matrix(scenario, variants, out, _Sandboxes(emulator, emulator_url), progress)
+    try:
+        _run_all(matrix, [(row, seed + k) for row in rows for k in range(repeat)], jobs)
+    finally:
+        # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
+        matrix.sandboxes.close()
+    for row in rows:
+        row.runs.sort(key=lambda r: r.seed)
+    return rows
+
+
+def _select_rows(scenario: Scenario, variants: dict[str, Variant], only: set[str] | None,
+                 root: Path | None, golden: bool, sample: bool) -> list[Row]:
+    """The rows of the matrix that `only` asks for; an unknown row is an input error."""
     if root is None and not any(not v.must_pass for v in variants.values()):
         raise InputError(f"{scenario.variants_dir}: no one-defect variant: a kill matrix "
                          "without one proves nothing; add <defect>/variant.yaml and "
@@ -117,49 +132,70 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     if unknown:
         raise InputError(f"unknown row {unknown[0]!r} for {scenario.name}; known: "
                          + ", ".join(["golden", *variants]))
-    rows = [r for r in plan_rows(scenario, list(variants.values()), golden, sample)
+    return [r for r in plan_rows(scenario, list(variants.values()), golden, sample)
             if only is None or r.subject in only]
-    tasks = [(row, seed + k) for row in rows for k in range(repeat)]
-    local = threading.local()
-    sandboxes: list[Sandbox] = []
-    lock = threading.Lock()
 
-    def sandbox() -> Sandbox:
-        # One sandbox per worker thread, reused (reset) across that thread's runs; it is
-        # created in that thread so its processes live exactly as long as the thread.
-        if not hasattr(local, "sandbox"):
-            local.sandbox = Sandbox(provider=True, emulator=emulator,
-                                    emulator_url=emulator_url).__enter__()
-            with lock:
-                sandboxes.append(local.sandbox)
-        return local.sandbox
 
-    def one(row: Row, run_seed: int) -> RunResult:
+class _Sandboxes:
+    """One sandbox per worker thread, reused (reset) across that thread's runs."""
+
+    def __init__(self, emulator: str, emulator_url: str | None) -> None:
+        self._emulator = emulator
+        self._emulator_url = emulator_url
+        self._local = threading.local()
+        self._all: list[Sandbox] = []
+        self._lock = threading.Lock()
+
+    def mine(self) -> Sandbox:
+        """Return the calling thread's sandbox, started on its first call."""
+        # It is created in that thread so its processes live exactly as long as the thread.
+        if not hasattr(self._local, "sandbox"):
+            self._local.sandbox = Sandbox(provider=True, emulator=self._emulator,
+                                          emulator_url=self._emulator_url).__enter__()
+            with self._lock:
+                self._all.append(self._local.sandbox)
+        return self._local.sandbox
+
+    def close(self) -> None:
+        """Stop every sandbox started."""
+        for sb in self._all:
+            sb.__exit__(None, None, None)
+
+
+@dataclass
+class _Matrix:
+    """What each run of the matrix needs: the subjects, where runs go, the sandboxes."""
+
+    scenario: Scenario
+    variants: dict[str, Variant]
+    out: Path
+    sandboxes: _Sandboxes
+    progress: Callable[[Row, RunResult], None]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run(self, row: Row, run_seed: int) -> RunResult:
+        """Run one row once, in this thread's sandbox, and record it in the row."""
         interrupt.checkpoint()
-        run_dir = out / row.subject / f"{row.fault}-seed{run_seed}"
+        run_dir = self.out / row.subject / f"{row.fault}-seed{run_seed}"
         with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:
-            solution = scenario.golden if row.subject == "golden" else materialize(
-                scenario, variants[row.subject], Path(tmp) / "solution")
-            result = run_once(scenario, solution, row.fault, run_seed, run_dir, sandbox())
-        with lock:
+            solution = self.scenario.golden if row.subject == "golden" else materialize(
+                self.scenario, self.variants[row.subject], Path(tmp) / "solution")
+            result = run_once(self.scenario, solution, row.fault, run_seed, run_dir,
+                              self.sandboxes.mine())
+        with self.lock:
             row.runs.append(result)
-        progress(row, result)
+        self.progress(row, result)
         return result
 
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="validate") as pool:
-            futures = [pool.submit(one, row, s) for row, s in tasks]
-            try:
-                for future in futures:
-                    future.result()
-            except BaseException:
-                for future in futures:  # a Ctrl-C must not wait for the rest of the matrix
-                    future.cancel()
-                raise
-    finally:
-        # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
-        for sb in sandboxes:
-            sb.__exit__(None, None, None)
-    for row in rows:
-        row.runs.sort(key=lambda r: r.seed)
-    return rows
+
+def _run_all(matrix: _Matrix, tasks: list[tuple[Row, int]], jobs: int) -> None:
+    """Run the tasks on `jobs` threads; the first failure cancels the rest."""
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="validate") as pool:
+        futures = [pool.submit(matrix.run, row, s) for row, s in tasks]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:
+            for future in futures:  # a Ctrl-C must not wait for the rest of the matrix
+                future.cancel()
+            raise

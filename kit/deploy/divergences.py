@@ -17,7 +17,7 @@ Two kinds of evidence:
   emulator address that does not resolve;
 - `KNOWN`: specific refusals found by `make fidelity` (fidelity/corpus) or by the kit's
   tests, each with the request AWS accepts, the example that shows it and a sample of
-  Terraform's output (checked against the pattern by tests/unit/test_classify.py). A
+  Terraform's output (checked against the pattern by tests/unit/deploy/test_classify.py). A
   known entry is matched first, so the gap gets its own name.
 
 Divergences the kit has fixed are not listed (kit/sandbox/fidelity/ fixes them, each with

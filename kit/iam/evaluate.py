@@ -240,6 +240,37 @@ def evaluate(
     )
 
 
+def _refs(scan: _Scan) -> list[StatementRef]:
+    return [ref for ref, _ in scan.allows]
+
+
+@dataclass(slots=True)
+class _Layers:
+    """What each policy layer contributed to one request (and whether it was present)."""
+
+    has_boundary: bool
+    has_sessions: bool
+    identity: _Scan = field(default_factory=_Scan)
+    bounded: _Scan = field(default_factory=_Scan)
+    session: _Scan = field(default_factory=_Scan)
+    resource: _Scan = field(default_factory=_Scan)
+    levels: list[_Scan] = field(default_factory=list)
+
+    def denies(self) -> list[StatementRef]:
+        """Return the Deny statements that apply, SCPs first."""
+        scans = (*self.levels, self.resource, self.identity, self.bounded, self.session)
+        return [ref for scan in scans for ref in scan.denies]
+
+    def granted(self, match: Match) -> list[StatementRef]:
+        """Return the resource policy's Allow statements that name the caller as `match`."""
+        return [ref for ref, m in self.resource.allows if m is match]
+
+    @property
+    def role_grant(self) -> bool:
+        """Say whether the resource policy allows the caller's role (not the session)."""
+        return bool(self.granted(Match.PARENT))
+
+
 def decide(
     request: Request,
     identities: list[Policy],
@@ -255,53 +286,50 @@ def decide(
     caller = parse_caller(request.principal, request.role_arn, principal_account)
     has_boundary = boundary is not None and caller.kind != "root"
     delegates = "trust" if trust else "key" if is_kms_key(request.resource) else None
-
-    identity, bounded, session, resource_found = _Scan(), _Scan(), _Scan(), _Scan()
+    layers = _Layers(has_boundary=has_boundary, has_sessions=bool(sessions))
     for policy in identities:
-        _scan(policy, "identity", request, None, has_boundary, identity)
+        _scan(policy, "identity", request, None, has_boundary, layers.identity)
     if boundary is not None:
-        _scan(boundary, "boundary", request, None, has_boundary, bounded)
+        _scan(boundary, "boundary", request, None, has_boundary, layers.bounded)
     for policy in sessions:
-        _scan(policy, "session", request, None, has_boundary, session)
+        _scan(policy, "session", request, None, has_boundary, layers.session)
     if resource is not None:
-        _scan(resource, "resource", request, caller, has_boundary, resource_found)
-    levels = []
+        _scan(resource, "resource", request, caller, has_boundary, layers.resource)
     for level in scp_levels:
         found = _Scan()
         for policy in level:
             _scan(policy, "scp", request, None, has_boundary, found)
-        levels.append(found)
+        layers.levels.append(found)
 
     # 1. Explicit deny anywhere is final.
-    denies = [
-        ref for scan in (*levels, resource_found, identity, bounded, session) for ref in scan.denies
-    ]
+    denies = layers.denies()
     if denies:
         return Decision("ExplicitDeny", tuple(denies), f"explicitly denied by {denies[0]}")
-
     # 2. Every SCP level must allow.
-    scp_refs: list[StatementRef] = []
-    for position, level in enumerate(levels):
+    for position, level in enumerate(layers.levels):
         if not level.allows:
             return Decision(
                 "ImplicitDeny",
                 (),
                 f"no SCP at organization level {position} allows {request.action}",
             )
-        scp_refs.extend(ref for ref, _ in level.allows)
+    # 3. and 4. The resource-based policy, the identity side, or both.
+    return _grant(request, caller, delegates, layers)
 
-    def refs(scan: _Scan) -> list[StatementRef]:
-        return [ref for ref, _ in scan.allows]
 
-    boundary_ok = not has_boundary or bool(bounded.allows)
-    session_ok = not sessions or bool(session.allows)
-    identity_allows = bool(identity.allows) or caller.kind == "root"
+def _grant(
+    request: Request, caller: Caller, delegates: str | None, layers: _Layers
+) -> Decision:
+    """Decide from the Allow statements, once no Deny applies and every SCP level allows."""
+    scp_refs = [ref for level in layers.levels for ref in _refs(level)]
+    direct = layers.granted(Match.DIRECT)
+    parent = layers.granted(Match.PARENT)
+    account = layers.granted(Match.ACCOUNT)
+    boundary_ok = not layers.has_boundary or bool(layers.bounded.allows)
+    session_ok = not layers.has_sessions or bool(layers.session.allows)
+    identity_allows = bool(layers.identity.allows) or caller.kind == "root"
     identity_ok = identity_allows and boundary_ok and session_ok
-    identity_path = refs(identity) + refs(bounded) + refs(session)
-
-    direct = [ref for ref, m in resource_found.allows if m is Match.DIRECT]
-    parent = [ref for ref, m in resource_found.allows if m is Match.PARENT]
-    account = [ref for ref, m in resource_found.allows if m is Match.ACCOUNT]
+    identity_path = _refs(layers.identity) + _refs(layers.bounded) + _refs(layers.session)
 
     # Service principals and other non-IAM callers have no identity policies: only the
     # resource-based policy can grant them access.
@@ -319,7 +347,7 @@ def decide(
         if parent and boundary_ok and session_ok:
             return Decision(
                 "Allow",
-                tuple(scp_refs + parent + refs(bounded) + refs(session)),
+                tuple(scp_refs + parent + _refs(layers.bounded) + _refs(layers.session)),
                 f"allowed by {parent[0]}",
             )
         # A trust or key policy must name the caller (or its account) for identity policies
@@ -337,29 +365,12 @@ def decide(
             tuple(scp_refs + granted + identity_path),
             f"allowed by {granted[0]} and the identity policies",
         )
-
-    layers = _Found(
-        resource_found, identity, bounded, session, has_boundary, bool(sessions), bool(parent)
-    )
     return Decision("ImplicitDeny", (), _missing(request, caller, same_account, delegates,
                                                  layers))
 
 
-@dataclass(slots=True)
-class _Found:
-    """What each layer contributed, for naming the one that lacked an Allow."""
-
-    resource: _Scan
-    identity: _Scan
-    bounded: _Scan
-    session: _Scan
-    has_boundary: bool
-    has_sessions: bool
-    role_grant: bool
-
-
 def _missing(
-    request: Request, caller: Caller, same_account: bool, delegates: str | None, found: _Found
+    request: Request, caller: Caller, same_account: bool, delegates: str | None, found: _Layers
 ) -> str:
     """Name the layer that lacked an Allow, for the decision's reason."""
     boundary_missing = found.has_boundary and not found.bounded.allows

@@ -261,55 +261,8 @@ def _action_patterns(
 
 
 def _statement(raw: Any, index: int, variables: bool, policy: str | None) -> Statement:
-    if not isinstance(raw, Mapping):
-        raise PolicyError(
-            f"a statement must be an object, got {raw!r}", policy=policy, statement=index
-        )
-    sid = raw.get("Sid")
-    if sid is not None and not isinstance(sid, str):
-        raise PolicyError(
-            f"must be a string, got {sid!r}", policy=policy, statement=index, field="Sid"
-        )
+    sid, effect = _statement_shape(raw, index, policy)
     common = {"policy": policy, "index": index, "sid": sid}
-    for key in raw:
-        if key not in _STATEMENT_KEYS:
-            raise PolicyError(
-                f"unknown element {key!r}; valid elements are {', '.join(_STATEMENT_KEYS)}",
-                policy=policy,
-                statement=index,
-                sid=sid,
-                field=key,
-            )
-    effect = raw.get("Effect")
-    if effect not in ("Allow", "Deny"):
-        raise PolicyError(
-            f'must be "Allow" or "Deny" (case-sensitive), got {effect!r}',
-            policy=policy,
-            statement=index,
-            sid=sid,
-            field="Effect",
-        )
-    for first, second in (
-        ("Action", "NotAction"),
-        ("Resource", "NotResource"),
-        ("Principal", "NotPrincipal"),
-    ):
-        if first in raw and second in raw:
-            raise PolicyError(
-                f"a statement takes {first} or {second}, not both",
-                policy=policy,
-                statement=index,
-                sid=sid,
-                field=second,
-            )
-    if "Action" not in raw and "NotAction" not in raw:
-        raise PolicyError(
-            "a statement needs Action or NotAction",
-            policy=policy,
-            statement=index,
-            sid=sid,
-            field="Action",
-        )
     return Statement(
         index=index,
         effect=effect,
@@ -338,6 +291,44 @@ def _statement(raw: Any, index: int, variables: bool, policy: str | None) -> Sta
         if "Condition" in raw
         else (),
     )
+
+
+def _statement_shape(raw: Any, index: int, policy: str | None) -> tuple[str | None, str]:
+    """Check a statement's elements before parsing them; return its Sid and Effect."""
+    if not isinstance(raw, Mapping):
+        raise PolicyError(
+            f"a statement must be an object, got {raw!r}", policy=policy, statement=index
+        )
+    sid = raw.get("Sid")
+    if sid is not None and not isinstance(sid, str):
+        raise PolicyError(
+            f"must be a string, got {sid!r}", policy=policy, statement=index, field="Sid"
+        )
+    where = {"policy": policy, "statement": index, "sid": sid}
+    for key in raw:
+        if key not in _STATEMENT_KEYS:
+            raise PolicyError(
+                f"unknown element {key!r}; valid elements are {', '.join(_STATEMENT_KEYS)}",
+                field=key,
+                **where,
+            )
+    effect = raw.get("Effect")
+    if effect not in ("Allow", "Deny"):
+        raise PolicyError(
+            f'must be "Allow" or "Deny" (case-sensitive), got {effect!r}', field="Effect", **where
+        )
+    for first, second in (
+        ("Action", "NotAction"),
+        ("Resource", "NotResource"),
+        ("Principal", "NotPrincipal"),
+    ):
+        if first in raw and second in raw:
+            raise PolicyError(
+                f"a statement takes {first} or {second}, not both", field=second, **where
+            )
+    if "Action" not in raw and "NotAction" not in raw:
+        raise PolicyError("a statement needs Action or NotAction", field="Action", **where)
+    return sid, effect
 
 
 def parse_policy(document: PolicyLike, *, name: str | None = None) -> Policy:

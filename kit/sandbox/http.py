@@ -59,8 +59,11 @@ class _HeaderBudget:
 
 
 class _Server(ThreadingHTTPServer):
-    """ThreadingHTTPServer that serves at most `bounds.max_connections` at once."""
+    """ThreadingHTTPServer that serves at most `bounds.max_connections` at once; its
+    handler answers each request with `answer` (`failed` when `answer` raises)."""
 
+    answer: Handle
+    failed: Callable[[Exception, str], Reply]
     bounds: Bounds | None = None
     # socketserver's default backlog is 5: a burst of connections (Toxiproxy dials one per
     # client it accepts) would wait for SYN retransmits, seconds each, before being served.
@@ -98,7 +101,9 @@ class LoopbackServer:
 
     def __init__(self, handle: Handle, failed: Callable[[Exception, str], Reply],
                  name: str, bounds: Bounds | None = None) -> None:
-        self._server = _Server(("127.0.0.1", 0), _handler(handle, failed, bounds))
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.answer = handle
+        self._server.failed = failed
         self._server.bounds = bounds
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
@@ -117,76 +122,76 @@ class LoopbackServer:
         self._server.server_close()
 
 
-def _handler(handle: Handle, failed: Callable[[Exception, str], Reply],
-             bounds: Bounds | None) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive: a connection per request costs ~1 ms
-        # Headers and body are separate writes: with Nagle's algorithm on, the body waits
-        # for the client's delayed ACK (~40 ms per call).
-        disable_nagle_algorithm = True
+class _Handler(BaseHTTPRequestHandler):
+    """Hands each request whole to its server's `answer`, within the server's bounds."""
 
-        def setup(self) -> None:
-            super().setup()
-            if bounds is not None:
-                self.rfile = _HeaderBudget(self.rfile, bounds.max_header_bytes)
+    protocol_version = "HTTP/1.1"  # keep-alive: a connection per request costs ~1 ms
+    # Headers and body are separate writes: with Nagle's algorithm on, the body waits
+    # for the client's delayed ACK (~40 ms per call).
+    disable_nagle_algorithm = True
+    server: _Server
 
-        def handle_one_request(self) -> None:
-            if isinstance(self.rfile, _HeaderBudget):
-                self.rfile.left = self.rfile.limit  # each request has the whole budget
-            super().handle_one_request()
+    def setup(self) -> None:
+        super().setup()
+        if self.server.bounds is not None:
+            self.rfile = _HeaderBudget(self.rfile, self.server.bounds.max_header_bytes)
 
-        def send_error(self, code: int, message: str | None = None,
-                       explain: str | None = None) -> None:
-            # Malformed or oversized request lines and headers (http.server's own refusals).
-            if bounds is not None:
-                bounds.refused("request", f"HTTP {code}: {message or ''}")
-            super().send_error(code, message, explain)
+    def handle_one_request(self) -> None:
+        if isinstance(self.rfile, _HeaderBudget):
+            self.rfile.left = self.rfile.limit  # each request has the whole budget
+        super().handle_one_request()
 
-        def _serve(self) -> None:
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            refusal = bounds.check(self.command, self.path, headers, self.client_address[0]) \
-                if bounds is not None else None
-            if refusal is not None:
-                self.close_connection = True
-                self._reply(*refusal)
-                self._drain()
-                return
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            try:
-                status, out, data = handle(self.command, self.path, headers, body,
-                                           self.client_address[0])
-            except Exception as exc:  # noqa: BLE001 - answered by `failed`
-                status, out, data = failed(exc, self.path)
-            self._reply(status, out, data)
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        # Malformed or oversized request lines and headers (http.server's own refusals).
+        if self.server.bounds is not None:
+            self.server.bounds.refused("request", f"HTTP {code}: {message or ''}")
+        super().send_error(code, message, explain)
 
-        def _reply(self, status: int, out: dict[str, str], data: bytes) -> None:
-            # A client killed or stopped mid-call has gone away: nothing to answer.
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                self.send_response(status)
-                for key, value in out.items():
-                    self.send_header(key, value)
-                if not any(key.lower() == "content-length" for key in out):
-                    self.send_header("Content-Length", str(len(data)))
-                if self.close_connection:
-                    self.send_header("Connection", "close")
-                self.end_headers()
-                self.wfile.write(data)
-                self.wfile.flush()
+    def _serve(self) -> None:
+        bounds = self.server.bounds
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        refusal = bounds.check(self.command, self.path, headers, self.client_address[0]) \
+            if bounds is not None else None
+        if refusal is not None:
+            self.close_connection = True
+            self._reply(*refusal)
+            self._drain()
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        try:
+            status, out, data = self.server.answer(self.command, self.path, headers, body,
+                                                   self.client_address[0])
+        except Exception as exc:  # noqa: BLE001 - answered by `failed`
+            status, out, data = self.server.failed(exc, self.path)
+        self._reply(status, out, data)
 
-        def _drain(self) -> None:
-            """Half-close, then discard a little of the unread body (never all of it), so
-            the client reads the refusal before the close resets the connection."""
-            with contextlib.suppress(OSError):
-                self.connection.shutdown(socket.SHUT_WR)
-                self.connection.settimeout(1.0)
-                left = _DRAIN
-                while left > 0 and (chunk := self.connection.recv(min(left, 16384))):
-                    left -= len(chunk)
+    def _reply(self, status: int, out: dict[str, str], data: bytes) -> None:
+        # A client killed or stopped mid-call has gone away: nothing to answer.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self.send_response(status)
+            for key, value in out.items():
+                self.send_header(key, value)
+            if not any(key.lower() == "content-length" for key in out):
+                self.send_header("Content-Length", str(len(data)))
+            if self.close_connection:
+                self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
 
-        do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _serve
+    def _drain(self) -> None:
+        """Half-close, then discard a little of the unread body (never all of it), so
+        the client reads the refusal before the close resets the connection."""
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(1.0)
+            left = _DRAIN
+            while left > 0 and (chunk := self.connection.recv(min(left, 16384))):
+                left -= len(chunk)
 
-        def log_message(self, *args: Any) -> None:  # the history is the log
-            pass
+    do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _serve
 
-    return Handler
+    def log_message(self, *args: Any) -> None:  # the history is the log
+        pass

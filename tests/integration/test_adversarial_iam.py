@@ -5,7 +5,7 @@ static invariant under fault `none` (the run itself is healthy), never `error`.
 
 The breadth (every operator family, restricting conditions, every data-flow path) is in
 tests/unit/iam/test_ranges.py, tests/unit/checks/test_condition_effect.py and
-tests/unit/test_password_flow.py; these rows prove the same through the real run: moto's
+tests/unit/deploy/test_password_flow.py; these rows prove the same through the real run: moto's
 IAM read back into final.iam (with the run's window and the roles' tags), Terraform's
 parse of a local module, and the kit's verdict.
 """

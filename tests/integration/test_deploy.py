@@ -104,7 +104,7 @@ def test_init_diagnostic_reaches_the_user_verbatim(sandbox: Sandbox, moto_url: s
 def test_a_provider_constraint_excluding_the_kits_version_is_the_solutions(
         moto_url: str, tmp_path: Path) -> None:
     # The prompt asks for ~> 6.0; the mirror has the kit's 6.48.0 (an EnvironmentFailure
-    # only when the mirror lacks that: tests/unit/test_classify.py).
+    # only when the mirror lacks that: tests/unit/deploy/test_classify.py).
     tf = Terraform(STACKS / "old-provider", tmp_path)
     tf.configure(moto_url)
     with pytest.raises(DeployFailure) as caught:

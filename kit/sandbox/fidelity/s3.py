@@ -83,7 +83,6 @@ def bucket_configurations_are_served() -> None:
     IllegalLocationConstraintException, in it a silent success that stores nothing), a GET
     to ListObjects, and a DELETE to DeleteBucket, which deletes the bucket.
     """
-    from moto.s3.exceptions import S3ClientError
     from moto.s3.responses import S3Response
 
     if getattr(S3Response._bucket_response_get, "_kit_fix", False):
@@ -92,48 +91,17 @@ def bucket_configurations_are_served() -> None:
                  "PUT": S3Response._bucket_response_put,
                  "DELETE": S3Response._bucket_response_delete}
 
-    def serve(self: Any, method: str, bucket_name: str, querystring: dict[str, Any]) -> Any:
-        """The kit's answer to a bucket subresource request, or None for moto's own."""
-        asked = SUBRESOURCES & set(querystring)
-        config_id = querystring.get("id", [None])[0]
-        if asked == {"inventory"} and method == "GET" and config_id is not None and \
-                config_id not in self.backend.get_bucket(bucket_name).inventory_configs:
-            # AWS's code for it (moto says NoSuchInventoryConfig, which no client knows).
-            raise S3ClientError("NoSuchConfiguration",
-                                "The specified configuration does not exist.")
-        if not asked or asked & SERVED[method]:
-            return None
-        key = sorted(asked)[0]
-        bucket = self.backend.get_bucket(bucket_name)
-        configs = bucket.__dict__.setdefault("kit_configurations", {})
-        if key in BY_ID:
-            return _by_id(configs.setdefault(key, {}), BY_ID[key], method, config_id,
-                          self.body)
-        if key == "inventory" and method == "DELETE":
-            if bucket.inventory_configs.pop(config_id, None) is None:
-                raise S3ClientError("NoSuchConfiguration",
-                                    "The specified configuration does not exist.")
-            return 204, {}, ""
-        if key == "requestPayment":
-            if method == "PUT":
-                configs["requestPayment"] = self.body
-                return 200, {}, ""
-            if method == "GET":
-                return 200, {}, configs.get("requestPayment") or _xml(
-                    "RequestPaymentConfiguration", "<Payer>BucketOwner</Payer>")
-        raise NotImplementedError(f"{method} of the bucket subresource ?{key}")
-
     def get(self: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
-        answer = serve(self, "GET", bucket_name, querystring)
+        answer = _serve(self, "GET", bucket_name, querystring)
         return originals["GET"](self, bucket_name, querystring) if answer is None else answer
 
     def put(self: Any, request: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
-        answer = serve(self, "PUT", bucket_name, querystring)
+        answer = _serve(self, "PUT", bucket_name, querystring)
         return originals["PUT"](self, request, bucket_name, querystring) if answer is None \
             else answer
 
     def delete(self: Any, bucket_name: str, querystring: dict[str, Any]) -> Any:
-        answer = serve(self, "DELETE", bucket_name, querystring)
+        answer = _serve(self, "DELETE", bucket_name, querystring)
         return originals["DELETE"](self, bucket_name, querystring) if answer is None \
             else answer
 
@@ -141,6 +109,40 @@ def bucket_configurations_are_served() -> None:
     S3Response._bucket_response_get = get  # type: ignore[method-assign]
     S3Response._bucket_response_put = put  # type: ignore[method-assign]
     S3Response._bucket_response_delete = delete  # type: ignore[method-assign]
+
+
+def _serve(response: Any, method: str, bucket_name: str, querystring: dict[str, Any]) -> Any:
+    """The kit's answer to a bucket subresource request, or None for moto's own."""
+    from moto.s3.exceptions import S3ClientError
+
+    asked = SUBRESOURCES & set(querystring)
+    config_id = querystring.get("id", [None])[0]
+    if asked == {"inventory"} and method == "GET" and config_id is not None and \
+            config_id not in response.backend.get_bucket(bucket_name).inventory_configs:
+        # AWS's code for it (moto says NoSuchInventoryConfig, which no client knows).
+        raise S3ClientError("NoSuchConfiguration",
+                            "The specified configuration does not exist.")
+    if not asked or asked & SERVED[method]:
+        return None
+    key = sorted(asked)[0]
+    bucket = response.backend.get_bucket(bucket_name)
+    configs = bucket.__dict__.setdefault("kit_configurations", {})
+    if key in BY_ID:
+        return _by_id(configs.setdefault(key, {}), BY_ID[key], method, config_id,
+                      response.body)
+    if key == "inventory" and method == "DELETE":
+        if bucket.inventory_configs.pop(config_id, None) is None:
+            raise S3ClientError("NoSuchConfiguration",
+                                "The specified configuration does not exist.")
+        return 204, {}, ""
+    if key == "requestPayment":
+        if method == "PUT":
+            configs["requestPayment"] = response.body
+            return 200, {}, ""
+        if method == "GET":
+            return 200, {}, configs.get("requestPayment") or _xml(
+                "RequestPaymentConfiguration", "<Payer>BucketOwner</Payer>")
+    raise NotImplementedError(f"{method} of the bucket subresource ?{key}")
 
 
 def _xml(root: str, inner: str) -> str:
@@ -250,16 +252,7 @@ def lifecycle_rules_read_back_as_put() -> None:
         serialize = self.serialized
 
         def with_sizes(action_result: Any) -> Any:
-            bucket = self.backend.get_bucket(self.bucket_name)
-            stored = {rule.id: getattr(rule, "kit_sizes", ({}, {})) for rule in bucket.rules}
-            for rule in action_result.result["Rules"]:
-                top, conjunction = stored.get(rule["ID"], ({}, {}))
-                if top:
-                    rule.setdefault("Filter", {}).update(top)
-                if conjunction:
-                    rule["Filter"].setdefault("And", {}).update(conjunction)
-            action_result.result["TransitionDefaultMinimumObjectSize"] = getattr(
-                bucket, "kit_minimum_size", "all_storage_classes_128K")
+            _put_sizes_back(self.backend.get_bucket(self.bucket_name), action_result.result)
             return serialize(action_result)
 
         self.serialized = with_sizes
@@ -272,6 +265,19 @@ def lifecycle_rules_read_back_as_put() -> None:
     S3Backend.put_bucket_lifecycle_configuration = put_bucket_lifecycle_configuration  # type: ignore[method-assign]
     S3Response._bucket_response_put = _bucket_response_put  # type: ignore[method-assign]
     S3Response.get_bucket_lifecycle = get_bucket_lifecycle  # type: ignore[method-assign]
+
+
+def _put_sizes_back(bucket: Any, result: dict[str, Any]) -> None:
+    """Add the size filters and minimum object size that moto dropped to a read-back."""
+    stored = {rule.id: getattr(rule, "kit_sizes", ({}, {})) for rule in bucket.rules}
+    for rule in result["Rules"]:
+        top, conjunction = stored.get(rule["ID"], ({}, {}))
+        if top:
+            rule.setdefault("Filter", {}).update(top)
+        if conjunction:
+            rule["Filter"].setdefault("And", {}).update(conjunction)
+    result["TransitionDefaultMinimumObjectSize"] = getattr(
+        bucket, "kit_minimum_size", "all_storage_classes_128K")
 
 
 def bucket_policies_left_to_the_gateway() -> None:
