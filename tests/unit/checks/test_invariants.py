@@ -166,3 +166,22 @@ def test_a_bad_param_in_scenario_yaml_names_the_file_and_the_field(
     with pytest.raises(InputError) as caught:
         scenario.load(path)
     assert str(caught.value).startswith(f"{path}: {said}"), caught.value
+
+
+@pytest.mark.parametrize(("name", "named", "ok"), [
+    ("order-pipeline", "workload.workers_start", True),
+    ("rds-recovery", "workload.app_writes", True),  # a drill's always-judged gate
+    ("rds-recovery", "workload.workers_start", False),  # no worker runs in a drill
+])
+def test_reward_severities_may_name_what_every_run_of_the_kind_judges(
+        name: str, named: str, ok: bool) -> None:
+    path = scenario.SCENARIOS / name / "scenario.yaml"
+    raw = yaml.safe_load(path.read_text())
+    raw["invariants"].pop(named, None)
+    raw["reward"] = {"severities": {named: "minor"}}
+    data = {**raw, "root": scenario.ROOT, "directory": path.parent}
+    if ok:
+        assert scenario.Scenario.model_validate(data).reward.severity(named) == "minor"
+    else:
+        with pytest.raises(ValueError, match="does not check: workload.workers_start"):
+            scenario.Scenario.model_validate(data)
