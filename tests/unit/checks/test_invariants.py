@@ -137,6 +137,14 @@ def test_checkers_receive_the_params_the_scenario_resolved_once() -> None:
     assert all(results[i].params == SCENARIO.params[i] for i in results if i in SCENARIO.params)
 
 
+def test_no_checker_resolves_its_params_again() -> None:
+    # Resolved once, by the table's row at load: a checker module that resolves again
+    # (kit.checks.params.resolve) would keep a second copy of the defaults.
+    modules = {f.__module__ for f in _checker_functions().values()}
+    again = [m for m in modules if "resolve(" in inspect.getsource(importlib.import_module(m))]
+    assert not again, again
+
+
 def test_a_scenarios_own_checks_are_rows_of_its_table() -> None:
     fifo = scenario.load("fifo-ledger")
     own = fifo.table["ledger.per_group_order"]
