@@ -25,7 +25,7 @@ from typing import Any
 
 from kit import interrupt
 from kit.bind import Bound, Unlocated, arns, bind, kit_values, resource_values, worker_env
-from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
+from kit.checks import CheckResult, invariants, run_checks, worst
 from kit.checks.interference import KIT_UNHARMED
 from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
 from kit.checks.producer import PRODUCER_SENDS
@@ -50,10 +50,6 @@ log = logging.getLogger(__name__)
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
 SERVICE_LOG_TAIL = 256 * 1024  # bytes kept of each service's log when a run breaks
-GATE_AND_DEPLOY = ("deploy.allowed_constructs", "deploy.applies")
-# Judged from the deployed configuration alone: they stand even when nothing ran.
-STATIC = ("iam.required_access", "iam.least_privilege", "iam.resource_exposure",
-          "iam.permissions_boundary", "encryption.at_rest", "rds.hardening")
 
 
 @dataclass
@@ -191,14 +187,13 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
     if any(op.value["violations"] for op in history.of_kind("gate")):
         return run_checks(history, {"deploy.allowed_constructs": {}}, registry), None
     if not all(op.value.get("ok") for op in history.of_kind("deploy")):
-        return run_checks(history, {k: {} for k in GATE_AND_DEPLOY}, registry), None
-    always = {k: {} for k in ALWAYS}
-    static = {k: v for k, v in scenario.params.items() if k in STATIC}
-    if scenario.workload.kind == "drill":  # no workers: the application's writes instead
-        always.pop("workload.workers_start")
-        always |= {k: {} for k in DRILL_GATES}
-        if not history.of_kind("write"):  # it never wrote: nothing was recovered
-            return run_checks(history, always | static, registry), None
+        return run_checks(history, invariants.defaults(invariants.before_workload()),
+                          registry), None
+    # A drill has no workers: its gate is the application's writes (the table's always rows).
+    always = invariants.defaults(invariants.always(scenario.workload.kind))
+    static = {k: v for k, v in scenario.params.items() if scenario.table[k].static}
+    if scenario.workload.kind == "drill" and not history.of_kind("write"):
+        return run_checks(history, always | static, registry), None  # nothing was recovered
     if history.of_kind("interference"):  # it harmed the kit's observer: judged on that
         return run_checks(history, always | static | {KIT_UNHARMED: {}}, registry), None
     if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge

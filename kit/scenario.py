@@ -22,8 +22,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from kit import bindings
-from kit.checks import ALWAYS, DEFAULT_PARAMS, REGISTRY
-from kit.checks.params import ParamError, resolve
+from kit.checks import INVARIANTS, Invariant, invariants
+from kit.checks.params import ParamError
 from kit.errors import InputError
 from kit.rds.config import RdsTimings
 from kit.report.reward import RewardSpec
@@ -229,7 +229,8 @@ class Scenario(Strict):
             raise ValueError("a queue workload needs `workers` and `messages`")
         if self.workload.kind == "drill" and self.rds is None:
             raise ValueError("a drill needs `rds` (the data plane's clock; {} for defaults)")
-        stray = sorted(set(self.reward.severities) - set(self.invariants) - set(ALWAYS))
+        always = invariants.always(self.workload.kind)
+        stray = sorted(set(self.reward.severities) - set(self.invariants) - set(always))
         if stray:
             raise ValueError(f"reward.severities names invariant(s) the scenario does not "
                              f"check: {', '.join(stray)}")
@@ -258,15 +259,21 @@ class Scenario(Strict):
         return load_checks(self.directory / self.workload.checks, self.name)
 
     @cached_property
+    def table(self) -> dict[str, Invariant]:
+        """Every invariant this scenario may name: the kit's table and its own checks."""
+        own = {i: Invariant.own(i, c.checker, c.defaults) for i, c in self.own_checks.items()}
+        return {**INVARIANTS, **own}
+
+    @cached_property
     def registry(self) -> dict[str, Any]:
         """Every checker this scenario may name: the kit's and its own."""
-        return {**REGISTRY, **{i: c.checker for i, c in self.own_checks.items()}}
+        return invariants.checkers(self.table)
 
     @cached_property
     def params(self) -> dict[str, dict[str, Any]]:
-        """Each invariant's parameters with defaults applied."""
-        defaults = {**DEFAULT_PARAMS, **{i: dict(c.defaults) for i, c in self.own_checks.items()}}
-        return {i: resolve(i, p, defaults[i]) for i, p in self.invariants.items()}
+        """Each invariant's parameters, resolved once (defaults applied, validated): what its
+        checker receives."""
+        return {i: self.table[i].params(p) for i, p in self.invariants.items()}
 
     @cached_property
     def aws_services(self) -> tuple[str, ...]:
@@ -353,7 +360,7 @@ def _check_invariants(scenario: Scenario) -> None:
     if unknown:
         raise InputError(f"field invariants: unknown invariant id(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(scenario.registry))}")
-    clash = sorted(set(scenario.own_checks) & set(REGISTRY))
+    clash = sorted(set(scenario.own_checks) & set(INVARIANTS))
     if clash:
         raise InputError(f"{scenario.workload.checks} redefines the kit's invariant(s) "
                          f"{', '.join(clash)}: name the scenario's own differently")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 
@@ -20,9 +19,8 @@ BOUNDARY = "iam.permissions_boundary"
 DEFAULTS: dict[str, Any] = {"boundary": "policy.boundary", "roles": []}
 
 
-def check_permissions_boundary(history: History, params: Params) -> CheckResult:
+def check_permissions_boundary(history: History, p: Params) -> CheckResult:
     """iam.permissions_boundary: each named role's boundary is the scenario's boundary."""
-    p = resolve(BOUNDARY, params, DEFAULTS)
     iam = history.final.iam if history.final else None
     if not iam or "roles" not in iam or "resources" not in iam:
         return error(BOUNDARY, "no IAM state in the history: the run did not read the roles",

@@ -19,7 +19,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, judged, plural
 from kit.history import History, Op
 
@@ -32,9 +31,8 @@ class _Hold:
     overlapped_by: list[Op] = field(default_factory=list)  # other workers' receives
 
 
-def check_no_concurrent_processing(history: History, params: Params) -> CheckResult:
+def check_no_concurrent_processing(history: History, p: Params) -> CheckResult:
     """delivery.no_concurrent_processing: no message received by B while A holds and deletes it."""
-    p = resolve(NO_CONCURRENT_PROCESSING, params, {})
     open_by_msg: dict[str, dict[str, _Hold]] = defaultdict(dict)
     open_by_worker: dict[str, set[str]] = defaultdict(set)
     receives = 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
 from kit.checks.writes import stored, unread, writes
 from kit.history import History, Op
@@ -26,9 +25,8 @@ DEFAULTS: dict[str, Any] = {
                "count": "txns"}}
 
 
-def check_consistent(history: History, params: Params) -> CheckResult:
+def check_consistent(history: History, p: Params) -> CheckResult:
     """recovery.consistent: prefix + tail, nothing torn, altered or invented."""
-    p = resolve(CONSISTENT, params, DEFAULTS)
     rows = stored(history, p["table"], p["key"])
     if rows is None:
         blamed, why = unread(history, CONSISTENT)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 
@@ -16,9 +15,8 @@ DELETION = "rds.deletion_protection"
 DEFAULTS: dict[str, Any] = {"database": "database.main"}
 
 
-def check_deletion_protection(history: History, params: Params) -> CheckResult:
+def check_deletion_protection(history: History, p: Params) -> CheckResult:
     """rds.deletion_protection: no deletion went through; the instance in use is protected."""
-    p = resolve(DELETION, params, DEFAULTS)
     final = history.final
     if final is None or final.db_instances is None:
         return error(DELETION, "the DB instances were not read at the end: cannot judge", p)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
 from kit.checks.sent import first_recorded, nothing_sent, send_facts, sent, trail
 from kit.history import History, QueueMessage
@@ -35,9 +34,8 @@ def _dlq(history: History, p: Params) -> list[QueueMessage] | None:
     return None if queues is None else queues.get(p["dlq"])
 
 
-def check_no_loss(history: History, params: Params) -> CheckResult:
+def check_no_loss(history: History, p: Params) -> CheckResult:
     """delivery.no_loss: every distinct valid key sent has an effect row at the end."""
-    p = resolve(NO_LOSS, params, {})
     s = sent(history)
     if not s.valid:
         return error(NO_LOSS, f"{nothing_sent(history)}: nothing to judge", p)
@@ -65,9 +63,8 @@ def check_no_loss(history: History, params: Params) -> CheckResult:
     return judged(NO_LOSS, not lost, summary, evidence, p)
 
 
-def check_poison_to_dlq(history: History, params: Params) -> CheckResult:
+def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
     """delivery.poison_to_dlq: each poison message is in the DLQ, within bound, never recorded."""
-    p = resolve(POISON_TO_DLQ, params, POISON_DEFAULTS)
     bound = p["max_receives"]
     s = sent(history)
     if not s.poison:
@@ -126,9 +123,8 @@ def check_poison_to_dlq(history: History, params: Params) -> CheckResult:
     return judged(POISON_TO_DLQ, not problems, summary, evidence, p)
 
 
-def check_no_valid_in_dlq(history: History, params: Params) -> CheckResult:
+def check_no_valid_in_dlq(history: History, p: Params) -> CheckResult:
     """delivery.no_valid_in_dlq: no valid message is in the DLQ at the end."""
-    p = resolve(NO_VALID_IN_DLQ, params, DLQ_DEFAULTS)
     s = sent(history)
     if not s.valid:
         return error(NO_VALID_IN_DLQ, f"{nothing_sent(history)}: nothing to judge", p)

@@ -7,16 +7,14 @@ kit/deploy/divergences.py) is an `error`: never blamed on the solution.
 
 from __future__ import annotations
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 
 DEPLOY_APPLIES = "deploy.applies"
 
 
-def check_deploy_applies(history: History, params: Params) -> CheckResult:
+def check_deploy_applies(history: History, p: Params) -> CheckResult:
     """deploy.applies: every deploy op says ok (and there is at least one)."""
-    p = resolve(DEPLOY_APPLIES, params, {})
     ops = history.of_kind("deploy")
     if not ops:
         return error(DEPLOY_APPLIES, "no deploy op in the history: the run never deployed, or "
@@ -55,9 +53,8 @@ def _first_message(diagnostics: list) -> str:
 ALLOWED_CONSTRUCTS = "deploy.allowed_constructs"
 
 
-def check_allowed_constructs(history: History, params: Params) -> CheckResult:
+def check_allowed_constructs(history: History, p: Params) -> CheckResult:
     """deploy.allowed_constructs: the static gate found no forbidden construct."""
-    p = resolve(ALLOWED_CONSTRUCTS, params, {})
     ops = history.of_kind("gate")
     if not ops:
         return error(ALLOWED_CONSTRUCTS, "no gate op in the history: the static gate never ran",

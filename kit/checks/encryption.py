@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam.effective import KEY_SUFFIX
@@ -21,9 +20,8 @@ AT_REST = "encryption.at_rest"
 DEFAULTS: dict[str, Any] = {"resources": {}}
 
 
-def check_at_rest(history: History, params: Params) -> CheckResult:
+def check_at_rest(history: History, p: Params) -> CheckResult:
     """encryption.at_rest: each resource of `resources` uses its named key."""
-    p = resolve(AT_REST, params, DEFAULTS)
     iam = history.final.iam if history.final else None
     if not iam or "resources" not in iam:
         return error(AT_REST, "no IAM state in the history: the run did not read the "

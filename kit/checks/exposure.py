@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam import Policy, Request, parse_policy
@@ -77,9 +76,8 @@ def _exposed(state: State, name: str) -> list[dict[str, Any]]:
     return found
 
 
-def check_resource_exposure(history: History, params: Params) -> CheckResult:
+def check_resource_exposure(history: History, p: Params) -> CheckResult:
     """iam.resource_exposure: no outsider gets in through a resource's own policy."""
-    p = resolve(EXPOSURE, params, DEFAULTS)
     iam = history.final.iam if history.final else None
     if not iam or "resources" not in iam:
         return error(EXPOSURE, "no IAM state in the history: the run did not read the "

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, error, judged
 from kit.history import History
 
@@ -23,9 +22,8 @@ DEFAULTS = {"min_backup_retention_days": 7, "database": "database.main"}
 _MISSING = object()
 
 
-def check_rds_hardening(history: History, params: Params) -> CheckResult:
+def check_rds_hardening(history: History, p: Params) -> CheckResult:
     """rds.hardening: engine, privacy, encryption, backups, deletion protection, password."""
-    p = resolve(RDS_HARDENING, params, DEFAULTS)
     final = history.final
     instances = final.db_instances if final is not None else None
     if instances is None or final is None or final.rds_config is None:

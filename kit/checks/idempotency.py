@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.checks.sent import nothing_sent, sent
 from kit.history import FinalState, History
@@ -29,9 +28,8 @@ DEFAULTS: dict[str, Any] = {"totals": {}}
 TOTALS_FIELDS = ("table", "key", "value", "sum")
 
 
-def check_effects_once(history: History, params: Params) -> CheckResult:
+def check_effects_once(history: History, p: Params) -> CheckResult:
     """idempotency.effects_once: one effect row per key with the sent values; totals add up."""
-    p = resolve(EFFECTS_ONCE, params, DEFAULTS)
     totals = p["totals"]
     if totals and sorted(totals) != sorted(TOTALS_FIELDS):
         return error(EFFECTS_ONCE, f"parameter totals must have exactly "

@@ -10,16 +10,14 @@
 
 from __future__ import annotations
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, judged, plural
 from kit.history import History
 
 KIT_UNHARMED = "workload.kit_unharmed"
 
 
-def check_kit_unharmed(history: History, params: Params) -> CheckResult:
+def check_kit_unharmed(history: History, p: Params) -> CheckResult:
     """workload.kit_unharmed: the solution harmed none of the kit's own sessions."""
-    p = resolve(KIT_UNHARMED, params, {})
     harmed = [{"process": op.process, **op.value} for op in history.of_kind("interference")]
     # Pass rule: no interference op.
     if not harmed:

@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam import can_assume
@@ -61,10 +60,9 @@ def _iam_state(history: History, check_id: str, p: Params) -> State | CheckResul
     return load(iam)
 
 
-def check_required_access(history: History, params: Params) -> CheckResult:
+def check_required_access(history: History, p: Params) -> CheckResult:
     """iam.required_access: each role can do what the scenario requires, and the harness
     can assume it."""
-    p = resolve(REQUIRED, params, REQUIRED_DEFAULTS)
     state = _iam_state(history, REQUIRED, p)
     if isinstance(state, CheckResult):
         return state
@@ -96,10 +94,9 @@ def check_required_access(history: History, params: Params) -> CheckResult:
     return judged(REQUIRED, not missing, summary, {"missing": anomaly(missing)}, p)
 
 
-def check_least_privilege(history: History, params: Params) -> CheckResult:
+def check_least_privilege(history: History, p: Params) -> CheckResult:
     """iam.least_privilege: no role can do more than the scenario allows, and no one but
     the harness can assume it."""
-    p = resolve(LEAST, params, LEAST_DEFAULTS)
     state = _iam_state(history, LEAST, p)
     if isinstance(state, CheckResult):
         return state

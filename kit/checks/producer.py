@@ -18,16 +18,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, judged, plural
 from kit.history import History
 
 PRODUCER_SENDS = "workload.producer_sends"
 
 
-def check_producer_sends(history: History, params: Params) -> CheckResult:
+def check_producer_sends(history: History, p: Params) -> CheckResult:
     """workload.producer_sends: at least one of the producer's sends was accepted."""
-    p = resolve(PRODUCER_SENDS, params, {})
     refused = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
     accepted = history.of_kind("send")
     # Pass rule: a send was accepted, or none was refused.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.checks.sent import first_recorded, nothing_sent, sent
 from kit.history import History
@@ -20,9 +19,8 @@ WITHIN_RTO = "recovery.within_rto"
 DEFAULTS = {"rto_seconds": 60.0}
 
 
-def check_within_rto(history: History, params: Params) -> CheckResult:
+def check_within_rto(history: History, p: Params) -> CheckResult:
     """recovery.within_rto: each valid key takes effect by max(fault end, send) + RTO."""
-    p = resolve(WITHIN_RTO, params, DEFAULTS)
     rto = p["rto_seconds"]
     s = sent(history)
     if not s.valid:

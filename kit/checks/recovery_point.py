@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
 from kit.checks.writes import incident, stored, unread, writes
 from kit.history import History
@@ -20,9 +19,8 @@ RPO = "recovery.rpo"
 DEFAULTS: dict[str, Any] = {"rpo_seconds": 2.0, "table": "ledger", "key": "txn_id"}
 
 
-def check_rpo(history: History, params: Params) -> CheckResult:
+def check_rpo(history: History, p: Params) -> CheckResult:
     """recovery.rpo: acknowledged writes lost span at most rpo_seconds."""
-    p = resolve(RPO, params, DEFAULTS)
     acked = writes(history).acked
     if not acked:
         return judged(RPO, True, "no write was acknowledged: nothing could be lost",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, judged
 from kit.checks.writes import incident, writes
 from kit.history import History
@@ -22,9 +21,8 @@ RTO = "recovery.rto"
 DEFAULTS: dict[str, Any] = {"rto_seconds": 10.0, "by_fault": {}}
 
 
-def check_rto(history: History, params: Params) -> CheckResult:
+def check_rto(history: History, p: Params) -> CheckResult:
     """recovery.rto: the first acknowledged write after the incident within the RTO."""
-    p = resolve(RTO, params, DEFAULTS)
     reported = incident(history)
     if reported is None:
         return judged(RTO, True, "no incident in this run: nothing to recover from",

@@ -1,8 +1,9 @@
 """The result contract of a checker, the combining rule, and the loop that runs checkers.
 
-A checker is `check(history, params) -> CheckResult`. Verdicts: `pass`, `fail` (the
-solution violated the invariant), `error` (the checker could not judge: data missing,
-bad parameters, or the checker crashed). Combining takes the worst: error > fail > pass.
+A checker is `check(history, params) -> CheckResult`, given its params resolved (defaults
+applied and validated when the scenario was loaded: kit/checks/invariants.py). Verdicts:
+`pass`, `fail` (the solution violated the invariant), `error` (the checker could not judge:
+data missing, or the checker crashed). Combining takes the worst: error > fail > pass.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from kit.checks.params import ParamError
 from kit.history import History
 
 Verdict = Literal["pass", "fail", "error"]
@@ -80,10 +80,12 @@ def worst(verdicts: Iterable[Verdict | CheckResult]) -> Verdict:
 
 def run_checks(history: History, invariants: Mapping[str, Params | None],
                registry: Mapping[str, Checker] | None = None) -> dict[str, CheckResult]:
-    """Run each named invariant's checker; a crash or unknown id becomes verdict `error`."""
+    """Run each named invariant's checker on its resolved params; a crash or unknown id
+    becomes verdict `error`."""
     if registry is None:
-        # Imported here: the registry imports the checker modules, which import this one.
-        from kit.checks import REGISTRY as registry
+        # Imported here: the table imports the checker modules, which import this one.
+        from kit.checks.invariants import checkers
+        registry = checkers()
     results: dict[str, CheckResult] = {}
     for check_id, params in invariants.items():
         params = dict(params or {})
@@ -95,8 +97,6 @@ def run_checks(history: History, invariants: Mapping[str, Params | None],
             continue
         try:
             result = checker(history, params)
-        except ParamError as e:
-            result = error(check_id, str(e), params)
         except Exception as e:  # a crashed checker is an error, never a pass
             result = error(check_id, f"checker crashed: {type(e).__name__}: {e}", params)
         if not isinstance(result, CheckResult) or result.id != check_id:

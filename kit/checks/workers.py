@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
 from kit.history import History
 
@@ -25,9 +24,8 @@ APP_WRITES = "workload.app_writes"
 FAULT_INJECTED = "workload.fault_injected"
 
 
-def check_workers_start(history: History, params: Params) -> CheckResult:
+def check_workers_start(history: History, p: Params) -> CheckResult:
     """workload.workers_start: workers were started, did not crash-loop, and acted."""
-    p = resolve(WORKERS_START, params, {})
     starts = history.of_kind("worker_start")
     if not starts:
         return error(WORKERS_START, "no worker_start op in the history: the run never "
@@ -68,9 +66,8 @@ def _crash_loop(value: dict, p: dict) -> CheckResult:
                   p)
 
 
-def check_fault_injected(history: History, params: Params) -> CheckResult:
+def check_fault_injected(history: History, p: Params) -> CheckResult:
     """workload.fault_injected: the run's fault (if any) started, or there was none."""
-    p = resolve(FAULT_INJECTED, params, {})
     skipped = history.of_kind("fault_not_injected")
     started = history.of_kind("fault_start")
     # Not injected: the nemesis gave up waiting for the state its fault needs.
@@ -85,9 +82,8 @@ def check_fault_injected(history: History, params: Params) -> CheckResult:
     return judged(FAULT_INJECTED, True, what, {"started": len(started)}, p)
 
 
-def check_app_writes(history: History, params: Params) -> CheckResult:
+def check_app_writes(history: History, p: Params) -> CheckResult:
     """workload.app_writes: a write was acknowledged before the fault (or at all)."""
-    p = resolve(APP_WRITES, params, {})
     if not any(op.process == "app" for op in history.ops):
         return judged(APP_WRITES, True, "no application in this run (not a drill)", {}, p)
     starts = history.of_kind("fault_start")

@@ -28,14 +28,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Severity = Literal["gate", "major", "minor"]
-# The kit's invariants that gate every other: nothing is judged without them.
-GATES = ("deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
-         "workload.fault_injected", "workload.producer_sends", "workload.kit_unharmed")
+from kit.checks.invariants import INVARIANTS, Severity
 
 
 class RewardSpec(BaseModel):
@@ -47,9 +44,10 @@ class RewardSpec(BaseModel):
     severities: dict[str, Severity] = {}
 
     def severity(self, invariant: str) -> Severity:
-        """The severity of an invariant: as declared, else gate for the kit's gates, else
-        major."""
-        return self.severities.get(invariant, "gate" if invariant in GATES else "major")
+        """The severity of an invariant: as declared, else its row's in the kit's table
+        (gate for the kit's gates), else major."""
+        row = INVARIANTS.get(invariant)
+        return self.severities.get(invariant, row.severity if row else "major")
 
 
 def run_score(spec: RewardSpec, verdicts: Mapping[str, str]) -> float | None:

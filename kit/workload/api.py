@@ -13,7 +13,9 @@ workload.py defines:
   valid message (anything else is poison). Used by the producer, the gateway and checkers.
 
 checks.py defines `CHECKS: dict[str, Check]`: invariant id -> (checker, default params);
-ids are namespaced by the scenario (`ledger.per_group_order`), never the kit's own.
+ids are namespaced by the scenario (`ledger.per_group_order`), never the kit's own. Each
+becomes a row of the scenario's invariant table (kit/checks/invariants.py): its params are
+resolved once, when the scenario is loaded, and its checker receives them resolved.
 """
 
 from __future__ import annotations

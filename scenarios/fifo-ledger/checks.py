@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from kit.checks.params import resolve
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
 from kit.checks.sent import nothing_sent, sent
 from kit.history import Effect, History
@@ -42,9 +41,8 @@ def _ordered_rows(history: History) -> tuple[list[Effect], str | None]:
     return sorted(final.effects, key=lambda row: row.fields["seq"]), None
 
 
-def check_per_group_order(history: History, params: Params) -> CheckResult:
+def check_per_group_order(history: History, p: Params) -> CheckResult:
     """ledger.per_group_order: each account's postings applied in send order, no gaps."""
-    p = resolve(PER_GROUP_ORDER, params, {})
     s = sent(history)
     if not s.valid:
         return error(PER_GROUP_ORDER, f"{nothing_sent(history)}: nothing to judge", p)
@@ -88,9 +86,8 @@ def check_per_group_order(history: History, params: Params) -> CheckResult:
     return judged(PER_GROUP_ORDER, not (out_of_order or gaps), summary, evidence, p)
 
 
-def check_balances(history: History, params: Params) -> CheckResult:
+def check_balances(history: History, p: Params) -> CheckResult:
     """ledger.balances: statuses and balances follow from the postings in written order."""
-    p = resolve(BALANCES, params, {})
     rows, problem = _ordered_rows(history)
     if problem:
         return (error if "not read" in problem else _failed)(BALANCES, problem, p)

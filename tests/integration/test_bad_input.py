@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.run import STATIC
+from kit.checks import invariants
 from kit.sandbox.ports import is_listening
 from tests.conftest import ROOT
 from tests.integration.procs import alive, eventually, listening_ports, living_under, tree
@@ -84,7 +84,7 @@ def test_a_worker_that_never_runs_fails_workers_start(tmp_path: Path, main: str 
     verdicts = {i: r["verdict"] for i, r in report["runs"][0]["invariants"].items()}
     # Nothing ran, so only what needs no workload is judged besides the failed gate.
     assert verdicts.pop("workload.workers_start") == "fail"
-    static = set(STATIC) & set(scenario.load("order-pipeline").params)
+    static = set(invariants.static()) & set(scenario.load("order-pipeline").params)
     assert set(verdicts) == {"deploy.allowed_constructs", "deploy.applies",
                              "workload.fault_injected", *static}
     assert set(verdicts.values()) == {"pass"}

@@ -9,16 +9,29 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kit import scenario
+from kit.checks import INVARIANTS
 from kit.history import FinalState, History, Op, upgrade
 
 SCENARIO = scenario.load("order-pipeline")
 _DESCRIBE = SCENARIO.workload_module.describe
 # The invariant parameters of order-pipeline (totals, DLQ and database names included).
 PARAMS = SCENARIO.params
+
+
+def resolved(given: Mapping[str, Mapping[str, Any] | None]) -> dict[str, dict[str, Any]]:
+    """Each invariant's params as a scenario's loader resolves them (defaults applied):
+    what `run_checks` and a checker receive."""
+    return {i: INVARIANTS[i].params(p) for i, p in given.items()}
+
+
+def params_of(check_id: str, **given: Any) -> dict[str, Any]:
+    """One invariant's params resolved: its defaults overlaid with `given`."""
+    return INVARIANTS[check_id].params(given)
 
 
 def describe_body(body: str) -> dict[str, Any]:

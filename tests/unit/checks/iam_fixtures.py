@@ -14,7 +14,7 @@ from typing import Any
 
 from kit.checks import CheckResult, run_checks
 
-from .builder import ACCOUNT, IAM_PARAMS, healthy_iam, healthy_run
+from .builder import ACCOUNT, IAM_PARAMS, healthy_iam, healthy_run, resolved
 
 WORKER_ROLE = f"arn:aws:iam::{ACCOUNT}:role/worker"
 PRODUCER_ROLE = f"arn:aws:iam::{ACCOUNT}:role/producer"
@@ -86,7 +86,7 @@ def verdicts(iam: dict[str, Any], params: dict[str, Any] | None = None
     """Both IAM checkers on a healthy run whose final IAM state is `iam`."""
     run = healthy_run(seed=3)
     run.final["iam"] = iam
-    return run_checks(run.build(), params or IAM_PARAMS)
+    return run_checks(run.build(), resolved(params or IAM_PARAMS))
 
 
 def members(result: CheckResult, key: str) -> list[dict[str, Any]]:

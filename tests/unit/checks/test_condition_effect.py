@@ -17,7 +17,7 @@ import pytest
 
 from kit.checks import run_checks
 
-from .builder import ARN, IAM_PARAMS, allow, healthy_run
+from .builder import ARN, IAM_PARAMS, allow, healthy_run, resolved
 from .iam_fixtures import document, iam_state, statement
 
 LEAST, REQUIRED, EXPOSURE = "iam.least_privilege", "iam.required_access", \
@@ -52,7 +52,7 @@ def _judge(iam: dict[str, Any], params: dict[str, Any] | None = None) -> dict[st
     iam |= {"since": SINCE, "until": UNTIL}
     run = healthy_run(seed=3)
     run.final["iam"] = iam
-    return run_checks(run.build(), params or IAM_PARAMS)
+    return run_checks(run.build(), resolved(params or IAM_PARAMS))
 
 
 def _worker_may_all_sqs(condition: dict[str, Any]) -> dict[str, Any]:
@@ -183,4 +183,4 @@ def test_without_a_window_the_default_one_is_used() -> None:
     iam = _worker_may_all_sqs(ALWAYS["time"])
     run = healthy_run(seed=3)
     run.final["iam"] = iam  # a final.iam of an older kit: no since / until
-    assert run_checks(run.build(), IAM_PARAMS)[LEAST].verdict == "fail"
+    assert run_checks(run.build(), resolved(IAM_PARAMS))[LEAST].verdict == "fail"

@@ -6,9 +6,15 @@ import json
 
 import pytest
 
-from kit.checks.delivery import check_no_loss, check_no_valid_in_dlq, check_poison_to_dlq
+from kit.checks.delivery import (
+    NO_VALID_IN_DLQ,
+    POISON_TO_DLQ,
+    check_no_loss,
+    check_no_valid_in_dlq,
+    check_poison_to_dlq,
+)
 
-from .builder import HistoryBuilder, finish_run, healthy_run
+from .builder import HistoryBuilder, finish_run, healthy_run, params_of
 
 
 def _drop_row(run, order_id: str) -> None:
@@ -63,7 +69,7 @@ def test_no_loss_without_valid_sends_is_an_error():
 # -- delivery.poison_to_dlq -------------------------------------------------------------
 
 def test_poison_to_dlq_passes_on_a_healthy_run():
-    r = check_poison_to_dlq(healthy_run(seed=2).build(), {"max_receives": 3})
+    r = check_poison_to_dlq(healthy_run(seed=2).build(), params_of(POISON_TO_DLQ, max_receives=3))
     assert r.verdict == "pass" and r.evidence["in_dlq"] == 5
 
 
@@ -71,7 +77,7 @@ def test_poison_missing_from_dlq_fails():
     run = healthy_run(seed=2)
     gone = run.final["dlq_messages"].pop(0)
     run.final["queue_messages"].append(gone)  # e.g. no redrive policy: stuck in the queue
-    r = check_poison_to_dlq(run.build(), {})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ))
     assert r.verdict == "fail"
     assert r.evidence["missing_from_dlq"]["members"] == [gone["message_id"]]
     assert r.evidence["missing_still_in_queue"] == 1
@@ -81,11 +87,12 @@ def test_poison_missing_from_dlq_fails():
 def test_poison_over_received_fails():
     run = healthy_run(seed=2)
     run.final["dlq_messages"][1]["receive_count"] = 5  # maxReceiveCount 5, bound 3
-    r = check_poison_to_dlq(run.build(), {"max_receives": 3})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ, max_receives=3))
     assert r.verdict == "fail"
     assert r.evidence["over_received"]["members"] == [
         {"message_id": run.poison[1], "receives": 5, "max_receives": 3}]
-    assert check_poison_to_dlq(run.build(), {"max_receives": 5}).verdict == "pass"
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ, max_receives=5))
+    assert r.verdict == "pass"
 
 
 def test_poison_over_received_counted_from_worker_receives():
@@ -93,7 +100,7 @@ def test_poison_over_received_counted_from_worker_receives():
     run = healthy_run(seed=2, max_receives=4)
     for m in run.final["dlq_messages"]:
         m["receive_count"] = 0
-    r = check_poison_to_dlq(run.build(), {"max_receives": 3})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ, max_receives=3))
     assert r.verdict == "fail" and r.evidence["over_received"]["count"] == 5
 
 
@@ -101,7 +108,7 @@ def test_poison_recorded_fails():
     run = healthy_run(seed=2)
     zero = next(m for m in run.poison if "p-zero" in run.b.bodies[m])
     run.final["orders"].append({"order_id": "p-zero", "customer_id": "c-1", "amount_cents": 0})
-    r = check_poison_to_dlq(run.build(), {})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ))
     assert r.verdict == "fail"
     assert r.evidence["recorded"]["members"][0]["message_id"] == zero
     assert "1 recorded as effects" in r.summary
@@ -113,7 +120,7 @@ def test_poison_recorded_then_deleted_still_fails():
     zero = next(m for m in run.poison if "p-zero" in run.b.bodies[m])
     run.b.record(zero)
     finish_run(run)
-    r = check_poison_to_dlq(run.build(), {})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ))
     assert r.verdict == "fail" and r.evidence["recorded"]["count"] == 1
 
 
@@ -123,7 +130,7 @@ def test_explicit_move_by_the_worker_passes():
     for n, m in enumerate(run.final["dlq_messages"]):
         m["message_id"] = f"moved-{n}"
         m["receive_count"] = 0
-    r = check_poison_to_dlq(run.build(), {"max_receives": 3})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ, max_receives=3))
     assert r.verdict == "pass" and r.evidence["moved_by_worker"] == 5
 
 
@@ -131,7 +138,7 @@ def test_identical_poison_bodies_need_one_dlq_message_each():
     b = HistoryBuilder(seed=2)
     first, second = b.send("oops"), b.send("oops")
     b.final = {"dlq_messages": [{"message_id": "moved", "body": "oops", "receive_count": 0}]}
-    r = check_poison_to_dlq(b.build(), {})
+    r = check_poison_to_dlq(b.build(), params_of(POISON_TO_DLQ))
     assert r.verdict == "fail" and r.evidence["missing_from_dlq"]["members"] == [second]
     assert first != second
 
@@ -140,7 +147,7 @@ def test_identical_poison_bodies_need_one_dlq_message_each():
 def test_poison_to_dlq_needs_the_dlq(final):
     run = healthy_run(seed=2)
     run.b.final = final
-    r = check_poison_to_dlq(run.build(), {})
+    r = check_poison_to_dlq(run.build(), params_of(POISON_TO_DLQ))
     assert r.verdict == "error" and "was not read at the end" in r.summary
 
 
@@ -148,13 +155,13 @@ def test_poison_to_dlq_without_poison_is_an_error():
     b = HistoryBuilder(seed=2)
     b.send_order("o-1", "c-1", 100)
     b.final = {"dlq_messages": []}
-    assert check_poison_to_dlq(b.build(), {}).verdict == "error"
+    assert check_poison_to_dlq(b.build(), params_of(POISON_TO_DLQ)).verdict == "error"
 
 
 # -- delivery.no_valid_in_dlq -----------------------------------------------------------
 
 def test_no_valid_in_dlq_passes_on_a_healthy_run():
-    r = check_no_valid_in_dlq(healthy_run(seed=2).build(), {})
+    r = check_no_valid_in_dlq(healthy_run(seed=2).build(), params_of(NO_VALID_IN_DLQ))
     assert r.verdict == "pass" and r.evidence["dlq_messages"] == 5
 
 
@@ -163,7 +170,7 @@ def test_valid_order_redriven_to_dlq_fails():
     mid = run.orders["o-0003"]
     run.final["dlq_messages"].append(
         {"message_id": mid, "body": run.b.bodies[mid], "receive_count": 3})
-    r = check_no_valid_in_dlq(run.build(), {})
+    r = check_no_valid_in_dlq(run.build(), params_of(NO_VALID_IN_DLQ))
     assert r.verdict == "fail"
     assert r.evidence["valid_in_dlq"]["members"] == [
         {"message_id": mid, "key": "o-0003", "receive_count": 3, "recorded": True}]
@@ -175,11 +182,11 @@ def test_valid_order_moved_to_dlq_by_the_worker_fails():
     body = json.dumps({"amount_cents": 5, "customer_id": "c-9", "order_id": "o-x"})
     run.final["dlq_messages"].append({"message_id": "moved-1", "body": body,
                                       "receive_count": 0})
-    r = check_no_valid_in_dlq(run.build(), {})
+    r = check_no_valid_in_dlq(run.build(), params_of(NO_VALID_IN_DLQ))
     assert r.verdict == "fail" and r.evidence["valid_in_dlq"]["members"][0]["key"] == "o-x"
 
 
 def test_no_valid_in_dlq_needs_the_dlq():
     run = healthy_run(seed=2)
     run.final["dlq_messages"] = None
-    assert check_no_valid_in_dlq(run.build(), {}).verdict == "error"
+    assert check_no_valid_in_dlq(run.build(), params_of(NO_VALID_IN_DLQ)).verdict == "error"

@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 
-from kit.checks.consistency import check_consistent
-from kit.checks.deletion import check_deletion_protection
-from kit.checks.recovery_point import check_rpo
-from kit.checks.recovery_time import check_rto
+from kit.checks.consistency import CONSISTENT, check_consistent
+from kit.checks.deletion import DELETION, check_deletion_protection
+from kit.checks.recovery_point import RPO, check_rpo
+from kit.checks.recovery_time import RTO, check_rto
 from kit.checks.workers import check_app_writes
 from kit.history import FinalState, History, make_history
+
+from .builder import params_of
 
 OLD, NEW = "127.0.0.1:5001", "127.0.0.1:5002"
 
@@ -81,8 +83,8 @@ def test_nothing_lost_passes_rpo_and_consistency() -> None:
     d.incident()
     keys += d.writes(range(20, 30))
     history = d.build(keys)
-    assert verdict(check_rpo(history, {})) == "pass"
-    assert verdict(check_consistent(history, {})) == "pass"
+    assert verdict(check_rpo(history, params_of(RPO))) == "pass"
+    assert verdict(check_consistent(history, params_of(CONSISTENT))) == "pass"
 
 
 def test_a_lost_tail_within_the_rpo_passes_rpo_and_is_a_consistent_prefix() -> None:
@@ -92,9 +94,9 @@ def test_a_lost_tail_within_the_rpo_passes_rpo_and_is_a_consistent_prefix() -> N
     d.incident()
     keys = keys[:36] + d.writes(range(40, 50), NEW)
     history = d.build(keys, endpoint=NEW)
-    rpo = check_rpo(history, {"rpo_seconds": 2})
+    rpo = check_rpo(history, params_of(RPO, rpo_seconds=2))
     assert verdict(rpo) == "pass" and rpo.evidence["lost"]["count"] == 4
-    assert verdict(check_consistent(history, {})) == "pass"
+    assert verdict(check_consistent(history, params_of(CONSISTENT))) == "pass"
 
 
 def test_losses_spanning_more_than_the_rpo_fail_it() -> None:
@@ -102,7 +104,7 @@ def test_losses_spanning_more_than_the_rpo_fail_it() -> None:
     keys = d.writes(range(200))  # 0.05 s apart: 10 s of history
     d.incident()
     history = d.build(keys[150:])  # an old snapshot's worth missing
-    result = check_rpo(history, {"rpo_seconds": 2})
+    result = check_rpo(history, params_of(RPO, rpo_seconds=2))
     assert verdict(result) == "fail"
     assert result.evidence["lost"]["count"] == 150
     assert result.evidence["window_seconds"] > 2
@@ -119,11 +121,11 @@ def test_rows_deleted_behind_the_application_are_holes_and_torn_accounts() -> No
         balance, count = sums.get(f"a{int(k[2:]) % 3}", (0, 0))
         sums[f"a{int(k[2:]) % 3}"] = (balance + d.amounts[k], count + 1)
     history = d.build(kept, totals=sums)
-    result = check_consistent(history, {})
+    result = check_consistent(history, params_of(CONSISTENT))
     assert verdict(result) == "fail"
     assert result.evidence["lost_tail"]["count"] == 28
     assert result.evidence["torn"]["count"] == 3
-    assert verdict(check_rpo(history, {"rpo_seconds": 2})) == "fail"
+    assert verdict(check_rpo(history, params_of(RPO, rpo_seconds=2))) == "fail"
 
 
 def test_a_hole_in_the_head_is_inconsistent() -> None:
@@ -131,7 +133,7 @@ def test_a_hole_in_the_head_is_inconsistent() -> None:
     keys = d.writes(range(10))
     d.incident()
     keys = [k for k in keys if k != "t-0003"] + d.writes(range(10, 15), NEW)
-    result = check_consistent(d.build(keys, endpoint=NEW), {})
+    result = check_consistent(d.build(keys, endpoint=NEW), params_of(CONSISTENT))
     assert verdict(result) == "fail" and result.evidence["holes"]["members"] == ["t-0003"]
 
 
@@ -139,12 +141,13 @@ def test_invented_and_altered_rows_are_inconsistent() -> None:
     d = Drill()
     keys = d.writes(range(5))
     invented = d.build(keys, extra_rows=[{"txn_id": "x-1", "account": "a0", "amount": 5}])
-    assert check_consistent(invented, {}).evidence["invented"]["members"] == ["x-1"]
-    assert verdict(check_consistent(invented, {})) == "fail"
+    found = check_consistent(invented, params_of(CONSISTENT))
+    assert found.evidence["invented"]["members"] == ["x-1"]
+    assert verdict(check_consistent(invented, params_of(CONSISTENT))) == "fail"
     d2 = Drill()
     keys = d2.writes(range(5))
     d2.amounts[keys[2]] += 1
-    altered = check_consistent(d2.build(keys), {})
+    altered = check_consistent(d2.build(keys), params_of(CONSISTENT))
     assert verdict(altered) == "fail" and altered.evidence["altered"]["count"] == 1
 
 
@@ -155,19 +158,19 @@ def test_writes_of_unknown_outcome_may_be_there_or_not() -> None:
         doubt = d.write(5, outcome="info")
         keys += d.writes(range(6, 9))
         history = d.build(keys + ([doubt] if present else []))
-        assert verdict(check_consistent(history, {})) == "pass", present
-        assert verdict(check_rpo(history, {})) == "pass", present
+        assert verdict(check_consistent(history, params_of(CONSISTENT))) == "pass", present
+        assert verdict(check_rpo(history, params_of(RPO))) == "pass", present
 
 
 def test_an_endpoint_naming_no_database_fails_and_an_unreadable_one_errors() -> None:
     d = Drill()
     d.writes(range(5))
     nowhere = d.build(None, endpoint=None)
-    assert verdict(check_rpo(nowhere, {})) == "fail"
-    assert verdict(check_consistent(nowhere, {})) == "fail"
+    assert verdict(check_rpo(nowhere, params_of(RPO))) == "fail"
+    assert verdict(check_consistent(nowhere, params_of(CONSISTENT))) == "fail"
     unreadable = d.build(None)
-    assert verdict(check_rpo(unreadable, {})) == "error"
-    assert verdict(check_consistent(unreadable, {})) == "error"
+    assert verdict(check_rpo(unreadable, params_of(RPO))) == "error"
+    assert verdict(check_consistent(unreadable, params_of(CONSISTENT))) == "error"
 
 
 @pytest.mark.parametrize(("pause", "params", "expected"), [
@@ -180,15 +183,15 @@ def test_rto_is_the_time_from_the_incident_to_the_next_acknowledged_write(
     d.incident("bad_migration")
     d.time += pause
     keys += d.writes(range(5, 8))
-    assert verdict(check_rto(d.build(keys), params)) == expected
+    assert verdict(check_rto(d.build(keys), params_of(RTO, **params))) == expected
 
 
 def test_no_write_after_the_incident_misses_the_rto_and_no_incident_passes() -> None:
     d = Drill()
     keys = d.writes(range(5))
-    assert verdict(check_rto(d.build(keys), {})) == "pass"
+    assert verdict(check_rto(d.build(keys), params_of(RTO))) == "pass"
     d.incident()
-    assert verdict(check_rto(d.build(keys), {})) == "fail"
+    assert verdict(check_rto(d.build(keys), params_of(RTO))) == "fail"
 
 
 def test_deletion_protection_fails_when_a_deletion_goes_through_or_the_new_home_is_open() -> None:
@@ -196,10 +199,11 @@ def test_deletion_protection_fails_when_a_deletion_goes_through_or_the_new_home_
     keys = d.writes(range(3))
     d.op("nemesis", "fault_start", fault="instance_delete",
          detail={"action": "DeleteDBInstance", "instance": "db", "refused": "InvalidParam"})
-    assert verdict(check_deletion_protection(d.build(keys), {})) == "pass"
-    assert verdict(check_deletion_protection(d.build(keys, protected=False), {})) == "fail"
+    assert verdict(check_deletion_protection(d.build(keys), params_of(DELETION))) == "pass"
+    unprotected = d.build(keys, protected=False)
+    assert verdict(check_deletion_protection(unprotected, params_of(DELETION))) == "fail"
     d.ops[-1]["value"]["detail"]["refused"] = None
-    result = check_deletion_protection(d.build(keys), {})
+    result = check_deletion_protection(d.build(keys), params_of(DELETION))
     assert verdict(result) == "fail" and result.evidence["deleted"]["count"] == 1
 
 
@@ -223,6 +227,6 @@ def test_a_write_a_dying_server_acknowledges_is_not_a_recovery() -> None:
     d.op("app", "connect", "fail", endpoint=OLD, error="refused")
     d.time += 9.0
     keys += d.writes(range(7, 9))
-    result = check_rto(d.build(keys), {"rto_seconds": 6})
+    result = check_rto(d.build(keys), params_of(RTO, rto_seconds=6))
     assert verdict(result) == "fail"
     assert result.evidence["failures_after_incident"] == 2

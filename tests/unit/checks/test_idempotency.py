@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from kit.checks.idempotency import EFFECTS_ONCE
 from kit.checks.idempotency import check_effects_once as check
 
-from .builder import PARAMS, healthy_run
+from .builder import PARAMS, healthy_run, params_of
 
 TOTALS = PARAMS["idempotency.effects_once"]
 
@@ -119,8 +120,8 @@ def test_needs_orders_and_balances(missing):
 def test_without_totals_only_the_rows_are_judged():
     run = healthy_run(seed=7)
     run.final["balances"]["c-1"] = 10**9
-    assert check(run.build(), {}).verdict == "pass"
-    r = check(run.build(), {"totals": {"table": "customer_balances"}})
+    assert check(run.build(), params_of(EFFECTS_ONCE)).verdict == "pass"
+    r = check(run.build(), params_of(EFFECTS_ONCE, totals={'table': 'customer_balances'}))
     assert r.verdict == "error" and "exactly table, key, value, sum" in r.summary
 
 

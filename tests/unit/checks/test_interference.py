@@ -3,9 +3,8 @@ judged on that gate alone, the solution's `fail`, never the kit's `error`."""
 
 from __future__ import annotations
 
-from kit.checks import run_checks
+from kit.checks import invariants, run_checks
 from kit.checks.interference import KIT_UNHARMED
-from kit.report.reward import GATES
 from kit.run import _judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, healthy_run
 
@@ -34,4 +33,4 @@ def test_a_run_that_harmed_the_observer_is_judged_on_the_gate_alone() -> None:
     results, error = _judge(no_static, b.build())
     assert error is None
     assert {k for k, r in results.items() if r.verdict != "pass"} == {KIT_UNHARMED}
-    assert KIT_UNHARMED in GATES
+    assert KIT_UNHARMED in invariants.gates()

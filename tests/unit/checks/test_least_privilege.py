@@ -6,13 +6,22 @@ from typing import Any
 
 from kit.checks import run_checks
 
-from .builder import ARN, HARNESS, IAM_PARAMS, WORKER_ACTIONS, allow, healthy_run, trust
+from .builder import (
+    ARN,
+    HARNESS,
+    IAM_PARAMS,
+    WORKER_ACTIONS,
+    allow,
+    healthy_run,
+    resolved,
+    trust,
+)
 
 
 def _verdicts(iam: dict[str, Any]) -> dict[str, Any]:
     run = healthy_run(seed=3)
     run.final["iam"] = iam
-    return run_checks(run.build(), IAM_PARAMS)
+    return run_checks(run.build(), resolved(IAM_PARAMS))
 
 
 def _healthy() -> dict[str, Any]:
@@ -105,7 +114,7 @@ def test_trust_that_excludes_the_harness_fails_required_access() -> None:
 def test_no_iam_state_or_no_roles_is_an_error() -> None:
     run = healthy_run(seed=3)
     run.final["iam"] = {}
-    results = run_checks(run.build(), IAM_PARAMS)
+    results = run_checks(run.build(), resolved(IAM_PARAMS))
     assert {r.verdict for r in results.values()} == {"error"}
-    results = run_checks(healthy_run(seed=3).build(), {"iam.least_privilege": {}})
+    results = run_checks(healthy_run(seed=3).build(), resolved({"iam.least_privilege": {}}))
     assert results["iam.least_privilege"].verdict == "error"

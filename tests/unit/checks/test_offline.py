@@ -6,15 +6,15 @@ from collections.abc import Callable
 
 import pytest
 
-from kit.checks import REGISTRY, run_checks
+from kit.checks import INVARIANTS, run_checks
 from kit.history import History
 
-from .builder import IAM_PARAMS, RESOURCE_PARAMS, Run, finish_run, healthy_run
+from .builder import IAM_PARAMS, RESOURCE_PARAMS, Run, finish_run, healthy_run, resolved
 from .builder import PARAMS as SCENARIO_PARAMS
 
-PARAMS = {i: {} for i in REGISTRY} | {
-    "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS \
-    | RESOURCE_PARAMS
+PARAMS = resolved({i: {} for i in INVARIANTS} | {
+    "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS
+    | RESOURCE_PARAMS)
 
 
 def _lost(run: Run) -> None:
@@ -107,7 +107,8 @@ def test_each_checker_passes_a_healthy_ten_thousand_op_history():
     history = healthy_run(seed=17, orders=2_500, duplicates=200, workers=8).build()
     assert len(history.ops) > 10_000
     # The builder's workers drain the queue after the producer stops: allow them the time.
-    params = {"recovery.within_rto": {"rto_seconds": 3600}} | IAM_PARAMS | RESOURCE_PARAMS
-    for check_id, checker in REGISTRY.items():
-        result = checker(history, params.get(check_id, {}))
+    params = resolved({i: {} for i in INVARIANTS} | {"recovery.within_rto": {"rto_seconds": 3600}}
+                      | IAM_PARAMS | RESOURCE_PARAMS)
+    for check_id, row in INVARIANTS.items():
+        result = row.check(history, params[check_id])
         assert result.verdict == "pass", (check_id, result.summary)

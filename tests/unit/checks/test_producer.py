@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 
-from kit.checks import run_checks
+from kit.checks import invariants, run_checks
 from kit.checks.producer import PRODUCER_SENDS
 from kit.history import History, Op
-from kit.report.reward import GATES
 from kit.run import _judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, describe_body
 
@@ -80,7 +79,7 @@ def test_a_run_whose_every_send_was_refused_is_judged_the_solutions_fail() -> No
     assert error is None
     assert results[PRODUCER_SENDS].verdict == "fail"
     assert {k for k, r in results.items() if r.verdict != "pass"} == {PRODUCER_SENDS}
-    assert PRODUCER_SENDS in GATES  # nothing else ran: the run scores 0, like a gate
+    assert PRODUCER_SENDS in invariants.gates()  # nothing else ran: the run scores 0, like a gate
 
 
 def test_where_a_static_invariant_names_the_cause_the_verdicts_stay_as_they_were() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from kit.checks import run_checks
 
-from .builder import ACCOUNT, ARN, RESOURCE_PARAMS, encrypted, healthy_run
+from .builder import ACCOUNT, ARN, RESOURCE_PARAMS, encrypted, healthy_run, resolved
 from .iam_fixtures import (
     DEFAULT_KEY_POLICY,
     KEY,
@@ -40,7 +40,7 @@ RULE = f"arn:aws:events:us-east-1:{ACCOUNT}:rule/jobs-submitted"
 def _judge(iam: dict[str, Any], params: dict[str, Any] | None = None) -> dict[str, Any]:
     run = healthy_run(seed=5)
     run.final["iam"] = iam
-    return run_checks(run.build(), params or RESOURCE_PARAMS)
+    return run_checks(run.build(), resolved(params or RESOURCE_PARAMS))
 
 
 def _queue_policy(*statements: dict[str, Any]) -> dict[str, Any]:

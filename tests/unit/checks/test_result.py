@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kit.checks import DEFAULT_PARAMS, REGISTRY, run_checks, worst
+from kit.checks import INVARIANTS, run_checks, worst
 from kit.checks.params import ParamError, resolve
 from kit.checks.result import MEMBER_CAP, CheckResult, anomaly
 from kit.history import History
 
-from .builder import IAM_PARAMS, RESOURCE_PARAMS, healthy_run
+from .builder import IAM_PARAMS, RESOURCE_PARAMS, healthy_run, resolved
 
 
 def _result(verdict: str) -> CheckResult:
@@ -33,14 +33,10 @@ def test_worst_refuses_unknown_verdicts():
         worst(["pass", "maybe"])
 
 
-def test_registry_and_defaults_list_the_same_ids():
-    assert set(REGISTRY) == set(DEFAULT_PARAMS)
-
-
 def test_healthy_run_passes_every_invariant():
     results = run_checks(healthy_run(seed=1).build(),
-                         {i: {} for i in REGISTRY} | IAM_PARAMS | RESOURCE_PARAMS)
-    assert {i: r.verdict for i, r in results.items()} == {i: "pass" for i in REGISTRY}, results
+                         resolved({i: {} for i in INVARIANTS} | IAM_PARAMS | RESOURCE_PARAMS))
+    assert {i: r.verdict for i, r in results.items()} == {i: "pass" for i in INVARIANTS}, results
 
 
 def test_crashing_checker_is_an_error_never_a_pass():
@@ -63,14 +59,13 @@ def test_unknown_invariant_lists_the_valid_ids():
     assert "delivery.no_loss" in results["delivery.no_los"].summary
 
 
-def test_bad_params_are_an_error_that_names_the_fix():
-    history = healthy_run(seed=1).build()
-    results = run_checks(history, {"recovery.within_rto": {"rto_second": 5},
-                                   "rds.hardening": {"min_backup_retention_days": "7"}})
-    assert results["recovery.within_rto"].verdict == "error"
-    assert "rto_seconds (default 60.0)" in results["recovery.within_rto"].summary
-    assert results["rds.hardening"].verdict == "error"
-    assert "expected a positive integer" in results["rds.hardening"].summary
+def test_bad_params_are_refused_naming_the_fix():
+    # Refused where they are resolved, once, when the scenario is loaded (its error names
+    # the file and field: tests/unit/checks/test_invariants.py), never mid-run.
+    with pytest.raises(ParamError, match=r"rto_seconds \(default 60.0\)"):
+        INVARIANTS["recovery.within_rto"].params({"rto_second": 5})
+    with pytest.raises(ParamError, match="expected a positive integer"):
+        INVARIANTS["rds.hardening"].params({"min_backup_retention_days": "7"})
 
 
 def test_resolve_applies_defaults_and_types():
@@ -84,7 +79,7 @@ def test_resolve_applies_defaults_and_types():
 
 
 def test_result_records_the_params_used():
-    results = run_checks(healthy_run(seed=1).build(), {"recovery.within_rto": None})
+    results = run_checks(healthy_run(seed=1).build(), resolved({"recovery.within_rto": None}))
     assert results["recovery.within_rto"].params == {"rto_seconds": 60.0}
 
 
