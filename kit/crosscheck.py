@@ -20,7 +20,7 @@ from typing import Any
 
 from kit import probes
 from kit.checks import worst
-from kit.run import RunResult, run_once
+from kit.run.pipeline import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.workload import aws

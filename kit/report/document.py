@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from kit.checks import worst
 from kit.errors import InputError
 from kit.report.reward import RewardSpec, reward, run_score
-from kit.run import RunResult
+from kit.run.pipeline import RunResult
 
 if TYPE_CHECKING:
     from kit.crosscheck import Finding

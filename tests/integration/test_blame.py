@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kit.run import RunResult, run_once
+from kit.run.pipeline import RunResult, run_once
 from kit.sandbox import Sandbox
 from tests.integration.small import small_order_pipeline
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kit.deploy.terraform import TIMEOUTS, DeployFailure, EnvironmentFailure, Terraform
-from kit.run import _witness
+from kit.run.pipeline import _witness
 from kit.sandbox import Sandbox
 from kit.workload import aws
 from tests.conftest import ROOT

@@ -9,7 +9,7 @@ from kit.checks import run_checks
 from kit.checks.producer import PRODUCER_SENDS
 from kit.history import History, Op
 from kit.report.reward import GATES
-from kit.run import _judge
+from kit.run.pipeline import _judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, describe_body
 
 BODY = json.dumps({"order_id": "o-1", "customer_id": "c-1", "amount_cents": 100})

@@ -9,7 +9,7 @@ from kit import scenario
 from kit.checks.result import CheckResult
 from kit.iam.usage import used_vs_granted
 from kit.report import document, junit, markdown
-from kit.run import RunResult
+from kit.run.pipeline import RunResult
 
 from ..checks.builder import ARN, HistoryBuilder, allow, healthy_iam
 

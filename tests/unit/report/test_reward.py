@@ -13,7 +13,7 @@ from kit.checks import run_checks
 from kit.history import Effect, FinalState, make_history
 from kit.report import document
 from kit.report.reward import RewardSpec, reward
-from kit.run import RunResult
+from kit.run.pipeline import RunResult
 
 SC = scenario.load("order-pipeline")
 IDS = list(SC.invariants)

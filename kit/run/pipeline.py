@@ -37,10 +37,10 @@ from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
 from kit.iam.usage import used_vs_granted
+from kit.run.drill import Drill
 from kit.sandbox import Sandbox, support
 from kit.scenario import Scenario
 from kit.workload import aws, final, iam_state
-from kit.workload.drill import Drill
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
 from kit.workload.recorder import Recorder

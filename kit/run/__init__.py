@@ -1,0 +1,1 @@
+"""One run of the pipeline: (scenario, solution, fault, seed), all disposable."""
