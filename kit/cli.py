@@ -25,7 +25,7 @@ from kit.sandbox.emulator import NAMES
 from kit.workload.aws import ACCOUNT_ID
 
 if TYPE_CHECKING:
-    from kit.run.pipeline import RunResult
+    from kit.run.result import RunResult
     from kit.scenario import Scenario
 
 console = Console(stderr=True, soft_wrap=True)  # CI logs: never wrap a message

@@ -1,125 +1,119 @@
 """The drill workload: the kit's application writes, one fault strikes, the solution's runbook
-recovers; then what the application is left with.
+recovers.
 
 Timeline (every wait bounded): the application writes; the fault's trigger fires after the
 k-th acknowledged write; the fault reports its incident; the runbook runs; once it has
 exited and the application has had `settle_writes` more writes acknowledged (or the
 recovery timeout passed), the drill has settled: the fault heals, the application stops.
-Without a fault, the drill ends after `writes` acknowledged writes.
+Without a fault, the drill ends after `writes` acknowledged writes. What the application is
+left with is read by the observe stage (kit/run/observe.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
-from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults import Nemesis
 from kit.faults.rds import DrillHooks
-from kit.rds.plane import DataPlane
+from kit.run.context import RunContext
+from kit.run.fault import FaultHooks
 from kit.scenario import Scenario
-from kit.workload import aws, final
+from kit.workload import aws
 from kit.workload.app import AppWriter, endpoint_reader
-from kit.workload.recorder import Recorder
 from kit.workload.runbook import RunbookRunner
 
-Stage = Callable[[str], contextlib.AbstractContextManager[None]]
 MARGIN = 10.0
 
 
-@dataclass
-class Drill:
-    """One drill run's pieces (built by kit.run after bind)."""
+def app_secret(scenario: Scenario, bound: Bound) -> str:
+    """The ARN of the secret that tells the application where its database is."""
+    spec = scenario.workload.drill
+    assert spec is not None
+    return bound.values[f"{spec.app.endpoint}.arn"]
 
-    scenario: Scenario
-    fault: str
-    seed: int
-    bound: Bound
-    plane: DataPlane
-    recorder: Recorder
-    run_dir: Path
-    work: Path
-    admin: Any  # boto3 RDS client to the front (the kit's admin)
 
-    def run(self, stage: Stage) -> None:
-        """Write, inject, recover, settle; every wait bounded."""
-        spec = self.scenario.workload.drill
+class DrillWorkload:
+    """The application, the runbook's runner and the drill's end of one run
+    (kit/run/workload.py drives them)."""
+
+    def __init__(self, ctx: RunContext, bound: Bound) -> None:
+        spec = ctx.scenario.workload.drill
         assert spec is not None
-        module = self.scenario.workload_module
-        app_creds = self.bound.session(spec.app.role, "app")
-        secrets = aws.client("secretsmanager", self.bound.gateway.url, app_creds)
-        app = AppWriter(self.recorder, module.plan(self.seed, self.scenario.workload_params),
-                        module.describe, endpoint_reader(secrets, self._secret()),
-                        spec.app.interval_seconds, self._password)
-        runner = RunbookRunner(spec.runbook.command, self.bound.confinement, self._runbook_env,
-                               self.run_dir / "runbook.log", self.recorder,
-                               spec.runbook.timeout_seconds, app.resume)
-        settled, stopping = threading.Event(), threading.Event()
-        fault = self.scenario.faults[self.fault]
-        params = FAULTS[fault.kind].Params.model_validate(fault.params) \
-            if fault.kind in FAULTS else None
-        hooks = DrillHooks(self.plane, app, self.admin, self._instances(), runner.report,
-                           settled)
-        nemesis = Nemesis(FaultContext(fault, params, self.recorder, None, self.bound.gateway,
-                                       stopping, self.bound.proxies, self.bound.roles,
-                                       drill=hooks))
+        self.ctx, self.bound, self.spec = ctx, bound, spec
+        self.plane = ctx.sandbox.rds.plane
+        self.fault = ctx.scenario.faults[ctx.fault]
+        module = ctx.scenario.workload_module
+        secrets = aws.client("secretsmanager", bound.gateway.url,
+                             bound.session(spec.app.role, "app"))
+        self.app = AppWriter(ctx.recorder, module.plan(ctx.seed, ctx.scenario.workload_params),
+                             module.describe,
+                             endpoint_reader(secrets, app_secret(ctx.scenario, bound)),
+                             spec.app.interval_seconds, self._password)
+        self.runner = RunbookRunner(spec.runbook.command, bound.confinement, self._runbook_env,
+                                    ctx.run_dir / "runbook.log", ctx.recorder,
+                                    spec.runbook.timeout_seconds, self.app.resume)
+        self.settled, self.stopping = threading.Event(), threading.Event()
+
+    def fault_hooks(self) -> FaultHooks:
+        """The data plane, the application, the admin, the instances, where the incident
+        goes, and the drill's end."""
+        instances = {name: self.bound.values[f"{name}.instance"]
+                     for name in self.ctx.scenario.resources if name.startswith("database.")}
+        admin = aws.client("rds", self.ctx.sandbox.rds.url)
+        return FaultHooks(drill=DrillHooks(self.plane, self.app, admin, instances,
+                                           self.runner.report, self.settled))
+
+    def start(self) -> None:
+        """The application and the runbook's runner (which waits for an incident)."""
         self.plane.listeners.append(self._record_event)
-        try:
-            with stage("workload"):
-                self.recorder.record("kit", "phase", name="workload")
-                for thread in (app, runner, nemesis):
-                    thread.start()
-                if fault.kind == "none":
-                    # An application that cannot write at all is judged (workload.app_writes).
-                    self._until(lambda: self.recorder.count("write") >= spec.writes,
-                                fault.trigger.timeout_seconds
-                                + spec.writes * (spec.app.interval_seconds + 1), required=False)
-                    return
-                self._until(lambda: runner.reported.is_set() or nemesis.done.is_set(),
-                            fault.trigger.timeout_seconds + MARGIN)
-            if runner.reported.is_set():
-                with stage("recover"):
-                    self.recorder.record("kit", "phase", name="recover")
-                    self._settle(spec.settle_writes, spec.recovery_timeout_seconds,
-                                 spec.runbook.timeout_seconds, runner)
-        finally:
-            settled.set()
-            stopping.set()
-            nemesis.done.wait(60)
-            runner.stop()
-            app.stop()
-            if self._record_event in self.plane.listeners:
-                self.plane.listeners.remove(self._record_event)
-        self._raise_errors(app, runner, nemesis)
+        for thread in (self.app, self.runner):
+            thread.start()
 
-    def _settle(self, settle: int, timeout: float, runbook_timeout: float,
-                runner: RunbookRunner) -> None:
-        """Until the runbook exited and `settle` writes were acknowledged after it."""
+    def drive(self, nemesis: Nemesis) -> None:
+        """Until the incident is reported (or the fault ended); without a fault, until
+        `writes` writes were acknowledged."""
+        trigger = self.fault.trigger.timeout_seconds
+        if self.fault.kind == "none":
+            # An application that cannot write at all is judged (workload.app_writes).
+            self._until(lambda: self.ctx.recorder.count("write") >= self.spec.writes,
+                        trigger + self.spec.writes * (self.spec.app.interval_seconds + 1),
+                        required=False)
+            return
+        self._until(lambda: self.runner.reported.is_set() or nemesis.done.is_set(),
+                    trigger + MARGIN)
+
+    def recovers(self) -> bool:
+        """A recovery follows an incident the runbook was told of."""
+        return self.fault.kind != "none" and self.runner.reported.is_set()
+
+    def recover(self) -> None:
+        """Until the runbook exited and `settle_writes` writes were acknowledged after it."""
         started = time.monotonic()
-        self._until(runner.finished.is_set, runbook_timeout + MARGIN)
-        baseline = self.recorder.count("write")
-        left = max(timeout - (time.monotonic() - started), MARGIN)
-        self._until(lambda: self.recorder.count("write") >= baseline + settle, left,
-                    required=False)
+        self._until(self.runner.finished.is_set, self.spec.runbook.timeout_seconds + MARGIN)
+        baseline = self.ctx.recorder.count("write")
+        left = max(self.spec.recovery_timeout_seconds - (time.monotonic() - started), MARGIN)
+        self._until(lambda: self.ctx.recorder.count("write") >= baseline
+                    + self.spec.settle_writes, left, required=False)
 
-    def _until(self, condition: Callable[[], bool], timeout: float,
-               required: bool = True) -> None:
-        """Wait (bounded), woken by every recorded op."""
-        with self.recorder.changed:
-            met = self.recorder.changed.wait_for(condition, timeout=timeout)
-        if not met and required:
-            raise KitError(f"the drill stalled: a step did not happen within {timeout:.0f} s "
-                           "(history in the run directory)")
+    def stop(self, nemesis: Nemesis) -> None:
+        """The drill has settled: the fault heals, then the runner and the application stop."""
+        self.settled.set()
+        self.stopping.set()
+        nemesis.done.wait(60)
+        self.runner.stop()
+        self.app.stop()
+        if self._record_event in self.plane.listeners:
+            self.plane.listeners.remove(self._record_event)
 
-    def _raise_errors(self, app: AppWriter, runner: RunbookRunner, nemesis: Nemesis) -> None:
-        for name, error in (("the application", app.error), ("the runbook runner", runner.error),
+    def raise_errors(self, nemesis: Nemesis) -> None:
+        """The first error of the application, the runner, the nemesis or the data plane."""
+        for name, error in (("the application", self.app.error),
+                            ("the runbook runner", self.runner.error),
                             ("the nemesis", nemesis.error)):
             if error is not None:
                 raise error if isinstance(error, KitError) else KitError(
@@ -127,8 +121,18 @@ class Drill:
         if self.plane.errors:
             raise KitError("the RDS data plane failed: " + "; ".join(self.plane.errors))
 
+    def _until(self, condition: Callable[[], bool], timeout: float,
+               required: bool = True) -> None:
+        """Wait (bounded), woken by every recorded op."""
+        changed = self.ctx.recorder.changed
+        with changed:
+            met = changed.wait_for(condition, timeout=timeout)
+        if not met and required:
+            raise KitError(f"the drill stalled: a step did not happen within {timeout:.0f} s "
+                           "(history in the run directory)")
+
     def _record_event(self, instance: str, event: str, detail: dict[str, Any]) -> None:
-        self.recorder.record("rds", "rds_event", instance=instance, event=event, **detail)
+        self.ctx.recorder.record("rds", "rds_event", instance=instance, event=event, **detail)
 
     def _password(self, host: str, port: int, user: str) -> str | None:
         """The kit's password of `user` on the data plane's endpoint host:port (None for an
@@ -136,45 +140,11 @@ class Drill:
         served = host in ("127.0.0.1", "localhost") and self.plane.by_port(port) is not None
         return self.plane.password(user) if served else None
 
-    def _secret(self) -> str:
-        spec = self.scenario.workload.drill
-        assert spec is not None
-        return self.bound.values[f"{spec.app.endpoint}.arn"]
-
-    def _instances(self) -> dict[str, str]:
-        return {name: self.bound.values[f"{name}.instance"] for name in self.scenario.resources
-                if name.startswith("database.")}
-
     def _runbook_env(self) -> dict[str, str]:
-        spec = self.scenario.workload.drill
-        assert spec is not None
-        home = self.work / "runbook-home"
+        home = self.ctx.work / "runbook-home"
         home.mkdir(exist_ok=True)
-        creds = self.bound.session(spec.runbook.role, "runbook")
-        return {**worker_env(self.scenario, self.bound, str(home), spec.runbook.env),
+        creds = self.bound.session(self.spec.runbook.role, "runbook")
+        return {**worker_env(self.ctx.scenario, self.bound, str(home), self.spec.runbook.env),
                 "AWS_ACCESS_KEY_ID": creds.access_key_id,
                 "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
                 "AWS_SESSION_TOKEN": creds.token or ""}
-
-    # --- observe ---------------------------------------------------------------------
-
-    def database_in_use(self) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]] | None]:
-        """The database the application's secret names at the end, and its tables (None:
-        it names nothing the data plane holds, or nothing readable)."""
-        secrets = aws.client("secretsmanager", self.bound.gateway.upstream)
-        in_use: dict[str, Any] = {"endpoint": None, "instance": None, "description": None}
-        try:
-            found = json.loads(secrets.get_secret_value(SecretId=self._secret())["SecretString"])
-            host, port = str(found["host"]), int(found["port"])
-        except Exception:  # noqa: BLE001 - a secret that names no endpoint names no database
-            return in_use, None
-        in_use["endpoint"] = f"{host}:{port}"
-        instance = self.plane.by_port(port) if host in ("127.0.0.1", "localhost") else None
-        if instance is None:
-            return in_use, None
-        in_use["instance"] = instance.identifier
-        in_use["description"] = final.db_instance(self.admin, instance.identifier)
-        server = instance.primary
-        if server is None or not server.alive():
-            return in_use, None
-        return in_use, final.tables(server.dsn(instance.spec.db_name or "postgres"))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.run.pipeline import STATIC
+from kit.run.judge import STATIC
 from kit.sandbox.ports import is_listening
 from tests.conftest import ROOT
 from tests.integration.procs import alive, eventually, listening_ports, living_under, tree

@@ -11,7 +11,7 @@ import pytest
 
 from kit import checks, scenario
 from kit.checks.result import judged
-from kit.run.pipeline import RunResult
+from kit.run.result import RunResult
 from kit.validate import validate
 
 SCENARIOS = [name for name in scenario.known()
