@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 from bench.run import write_block  # noqa: E402
 from kit import scenario  # noqa: E402
 from kit.checks import CheckResult  # noqa: E402
-from kit.run import RunResult  # noqa: E402
+from kit.run.result import RunResult  # noqa: E402
 from kit.validate import Row, plan_rows  # noqa: E402
 from kit.variants import load_all  # noqa: E402
 

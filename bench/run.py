@@ -35,7 +35,7 @@ from kit.deploy.override import endpoint_env, write_provider_config  # noqa: E40
 from kit.deploy.terraform import Terraform  # noqa: E402
 from kit.deploy.toolchain import write_cli_config  # noqa: E402
 from kit.history import History  # noqa: E402
-from kit.run import run_once  # noqa: E402
+from kit.run.pipeline import run_once  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
 from kit.sandbox.moto import MotoServer  # noqa: E402
 from kit.sandbox.ports import free_port  # noqa: E402

@@ -25,7 +25,7 @@ from kit.sandbox.emulator import NAMES
 from kit.workload.aws import ACCOUNT_ID
 
 if TYPE_CHECKING:
-    from kit.run import RunResult
+    from kit.run.result import RunResult
     from kit.scenario import Scenario
 
 console = Console(stderr=True, soft_wrap=True)  # CI logs: never wrap a message
@@ -239,7 +239,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
     """Run a drill by hand: one fault (or each in turn), watched live, then its timeline."""
     from kit import scenario
     from kit.report.live import LiveView
-    from kit.run import run_once
+    from kit.run.pipeline import run_once
     from kit.sandbox import Sandbox
     from kit.workload.recorder import Recorder
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from kit import probes
 from kit.checks import worst
-from kit.run import RunResult, run_once
+from kit.run.pipeline import run_once
+from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.workload import aws

@@ -13,7 +13,8 @@ from pathlib import Path
 from kit import interrupt
 from kit.errors import InputError
 from kit.report.reward import RewardSpec, reward
-from kit.run import RunResult, run_once
+from kit.run.pipeline import run_once
+from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.variants import Variant, load_all, materialize

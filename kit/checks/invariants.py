@@ -4,7 +4,7 @@ A row holds the checker, `check(history, params)`, the defaults of the parameter
 its default severity in the reward, the stage of a run from which it can be judged, and the
 workload kinds in which every run judges it whether or not the scenario lists it. The
 checkers' registry, the scenario loader (parameters resolved once, at load), the judge
-(kit/run.py) and the reward (kit/report/reward.py) read these rows; nothing else lists
+(kit/run/judge.py) and the reward (kit/report/reward.py) read these rows; nothing else lists
 invariants. A scenario's own checks (its checks.py) become rows too (`Invariant.own`).
 """
 
@@ -112,7 +112,7 @@ _ROWS = (
     Invariant(workers.FAULT_INJECTED, workers.check_fault_injected, severity="gate",
               always=EVERY_KIND),
     # Judged only when AWS refused every send, and when the workers harmed the kit's
-    # observer (kit/run.py): gates then, since nothing else ran.
+    # observer (kit/run/judge.py): gates then, since nothing else ran.
     Invariant(producer.PRODUCER_SENDS, producer.check_producer_sends, severity="gate"),
     Invariant(interference.KIT_UNHARMED, interference.check_kit_unharmed, severity="gate"),
     # A drill's gate in place of workload.workers_start (no workers run in a drill).

@@ -11,7 +11,7 @@
   are the evidence of a denial.
 
 Only judged where every send was refused: then nothing was processed, and nothing else
-about the workload can be judged (kit/run.py `_judge`).
+about the workload can be judged (kit/run/judge.py `judge`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 A checker is `check(history, params) -> CheckResult`, given its params resolved (defaults
 applied and validated when the scenario was loaded: kit/checks/invariants.py). Verdicts:
 `pass`, `fail` (the solution violated the invariant), `error` (the checker could not judge:
-data missing, or the checker crashed). Combining takes the worst: error > fail > pass.
+data missing, or the checker crashed). Combining takes the worst: fail > error > pass
+(Jepsen ranks false above unknown: a checker that could not judge must not hide an
+invariant that failed).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ Params = Mapping[str, Any]
 Checker = Callable[[History, Params], "CheckResult"]
 
 MEMBER_CAP = 20
-_RANK: dict[str, int] = {"pass": 0, "fail": 1, "error": 2}
+_RANK: dict[str, int] = {"pass": 0, "error": 1, "fail": 2}
 
 
 class CheckResult(BaseModel):
@@ -67,7 +69,7 @@ def plural(n: int, word: str) -> str:
 
 
 def worst(verdicts: Iterable[Verdict | CheckResult]) -> Verdict:
-    """The worst verdict (error > fail > pass); `error` when there is nothing to combine."""
+    """The worst verdict (fail > error > pass); `error` when there is nothing to combine."""
     # No verdicts means nothing was judged, and a run that judged nothing must not pass.
     found = [v.verdict if isinstance(v, CheckResult) else v for v in verdicts]
     if not found:

@@ -53,9 +53,9 @@ class NoParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FaultContext:
-    """The handles a fault may act on during one run."""
+    """The handles a fault may act on during one run (built by keyword: kit/run/fault.py)."""
 
     spec: Fault
     params: BaseModel

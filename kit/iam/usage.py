@@ -21,7 +21,7 @@ from typing import Any
 from kit.history import History
 from kit.iam.effective import Grant, grants, load
 
-# Process-name prefix -> role, for the kit's workload (kit/run.py names the processes).
+# Process-name prefix -> role, for the kit's workload (kit/run/queue.py names them).
 DEFAULT_ROLES: Mapping[str, str] = {"worker-": "worker", "producer": "producer"}
 
 Pair = tuple[str, str]  # (action, resource ARN)

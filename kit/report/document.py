@@ -4,7 +4,8 @@ Format `kit.report/2`:
   format, command (how to reproduce), scenario, solution, outcome (pass|fail|error),
   reward (number in [0, 1] or null), reward_detail {reward, base, ceiling, capped,
   capped_by [{fault, seed, invariant}], by_fault {fault: score|null}, judged_runs,
-  excluded_runs [{fault, seed, cause: emulator gap|kit}], excluded_by_cause {cause: n}},
+  excluded_runs [{fault, seed, cause: emulator gap|kit}], excluded_by_cause {cause: n},
+  unjudged [{fault, seed, invariant}]},
   runs: [
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
      invariants {id: {id, verdict, summary, evidence, params}},
@@ -30,7 +31,8 @@ that could not confine them fully (`kit eval --require-confinement` refuses to g
 
 The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the
-same, and runs the kit could not judge (outcome `error`) are excluded and counted.
+same, and runs the kit could not judge (outcome `error`) are excluded and counted; a run
+with a failed invariant is judged even beside a checker's error (`unjudged`, counted).
 
 `kit.report/1` documents (reward = mean share of passed invariants per run) are still
 read by `load`, which recomputes the reward of `/2` from their verdicts.
@@ -45,8 +47,8 @@ from typing import TYPE_CHECKING, Any
 
 from kit.checks import worst
 from kit.errors import InputError
-from kit.report.reward import RewardSpec, reward, run_score
-from kit.run import RunResult
+from kit.report.reward import RewardSpec, is_judged, reward, run_score
+from kit.run.result import RunResult
 
 if TYPE_CHECKING:
     from kit.crosscheck import Finding
@@ -73,7 +75,8 @@ def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
     """Fill in the reward fields of a document from its runs' verdicts."""
     for run in doc["runs"]:
         run.pop("reward", None)  # /1's per-run reward is not /2's score
-        run["score"] = None if run["outcome"] == "error" else run_score(spec, _verdicts(run))
+        judged = is_judged(run["outcome"], _verdicts(run))
+        run["score"] = run_score(spec, _verdicts(run)) if judged else None
     detail = reward(spec, [run | {"verdicts": _verdicts(run), "cause": _error_cause(run)}
                            for run in doc["runs"]])
     return doc | {"format": FORMAT, "reward": detail["reward"], "reward_detail": detail}

@@ -106,6 +106,9 @@ def reward_line(document: dict[str, Any]) -> str:
                            sorted(detail.get("excluded_by_cause", {}).items()))
         text += (f"; {len(detail['excluded_runs'])} run(s) the kit could not judge left out"
                  + (f" ({causes})" if causes else ""))
+    if detail.get("unjudged"):
+        text += (f"; {len(detail['unjudged'])} invariant(s) of judged runs the kit could not "
+                 "judge left out of their scores")
     return text
 
 

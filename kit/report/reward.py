@@ -16,12 +16,15 @@ Properties (each is tested in tests/unit/report/test_reward.py):
 5. A run the kit could not judge (outcome `error`: the kit or the emulator broke) is left
    out and counted, never rewarded or punished, by cause: `emulator gap` (a deploy ran
    into one: kit/deploy/divergences.py) or `kit`. With no judged run the reward is null.
+   An error cannot hide a failure: a run in which an invariant failed is judged (it is
+   `fail`) even if another invariant's checker could not judge; that invariant is left out
+   of the run's score and counted (`unjudged`).
 6. `minor` invariants lower the score in proportion, without the ceiling.
 
 Formula: a judged run scores 0 if a gate invariant failed, else the share of its judged
-invariants that passed. A fault scores the mean of its judged runs. The base is the mean
-over faults with a judged run; the reward is base x ceiling if any major invariant failed
-in any judged run, else the base.
+invariants (verdict pass or fail) that passed. A fault scores the mean of its judged runs.
+The base is the mean over faults with a judged run; the reward is base x ceiling if any
+major invariant failed in any judged run, else the base.
 """
 
 from __future__ import annotations
@@ -50,13 +53,21 @@ class RewardSpec(BaseModel):
         return self.severities.get(invariant, row.severity if row else "major")
 
 
+def is_judged(outcome: str, verdicts: Mapping[str, str]) -> bool:
+    """Whether a run counts for the reward: it is not an error, or an invariant of it
+    failed (an error beside a failure must not hide it: property 5)."""
+    return outcome != "error" or "fail" in verdicts.values()
+
+
 def run_score(spec: RewardSpec, verdicts: Mapping[str, str]) -> float | None:
-    """One judged run's score in [0, 1]; None when it has no verdict to score."""
-    if not verdicts:
+    """One judged run's score in [0, 1]; None when it has no verdict to score (an
+    invariant its checker could not judge is neither rewarded nor punished)."""
+    judged = {i: v for i, v in verdicts.items() if v != "error"}
+    if not judged:
         return None
-    if any(v == "fail" and spec.severity(i) == "gate" for i, v in verdicts.items()):
+    if any(v == "fail" and spec.severity(i) == "gate" for i, v in judged.items()):
         return 0.0
-    return sum(1 for v in verdicts.values() if v == "pass") / len(verdicts)
+    return sum(1 for v in judged.values() if v == "pass") / len(judged)
 
 
 def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -64,8 +75,9 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
     by_fault: dict[str, list[float]] = {}
     excluded: list[dict[str, Any]] = []
     capped_by: list[dict[str, Any]] = []
+    unjudged: list[dict[str, Any]] = []
     for run in runs:
-        if run["outcome"] == "error":
+        if not is_judged(run["outcome"], run["verdicts"]):
             excluded.append({"fault": run["fault"], "seed": run["seed"],
                              "cause": run.get("cause", "kit")})
             by_fault.setdefault(run["fault"], [])
@@ -78,6 +90,8 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
         capped_by += [{"fault": run["fault"], "seed": run["seed"], "invariant": i}
                       for i, v in run["verdicts"].items()
                       if v == "fail" and spec.severity(i) == "major"]
+        unjudged += [{"fault": run["fault"], "seed": run["seed"], "invariant": i}
+                     for i, v in run["verdicts"].items() if v == "error"]
     faults = {f: sum(s) / len(s) if s else None for f, s in by_fault.items()}
     judged = [s for s in faults.values() if s is not None]
     base = sum(judged) / len(judged) if judged else None
@@ -93,4 +107,6 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
         "excluded_runs": excluded,
         # Fidelity errors (an emulator gap) apart from the kit's own.
         "excluded_by_cause": dict(Counter(e["cause"] for e in excluded)),
+        # Invariants of judged runs whose checker could not judge: out of their run's score.
+        "unjudged": unjudged,
     }

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from kit.report.reward import RewardSpec
-from kit.run import RunResult
+from kit.run.result import RunResult
 from kit.validate import Row
 
 STYLE = {"pass": "[green]pass[/]", "fail": "[red]FAIL[/]", "error": "[yellow]error[/]"}

@@ -85,7 +85,7 @@ class RunbookRunner(threading.Thread):
             self.on_exit()
 
     def _signal(self, event: threading.Event) -> None:
-        # Set, then wake whoever waits on the recorder for it (kit.workload.drill).
+        # Set, then wake whoever waits on the recorder for it (kit.run.drill).
         event.set()
         with self.recorder.changed:
             self.recorder.changed.notify_all()

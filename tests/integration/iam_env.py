@@ -123,7 +123,8 @@ def make_fault(gw: Gateway, kind: str, target: str, params: dict[str, Any], *,
     """A fault of `kind` on `target`, through the gateway, with a short window."""
     spec = Fault(kind=kind, target=target, duration_seconds=0.01, params=params)
     fault_kind = FAULTS[kind]
-    ctx = FaultContext(spec, fault_kind.Params.model_validate(params), gw.recorder, None, gw,
-                       threading.Event(), roles=roles or {}, values=values or {},
+    ctx = FaultContext(spec=spec, params=fault_kind.Params.model_validate(params),
+                       recorder=gw.recorder, supervisor=None, gateway=gw,
+                       stopping=threading.Event(), roles=roles or {}, values=values or {},
                        harness=harness)
     return fault_kind(ctx)

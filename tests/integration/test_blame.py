@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from kit.run import RunResult, run_once
+from kit.run.pipeline import run_once
+from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from tests.integration.small import small_order_pipeline
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kit.deploy.terraform import TIMEOUTS, DeployFailure, EnvironmentFailure, Terraform
-from kit.run import _witness
+from kit.run.deploy import witness
 from kit.sandbox import Sandbox
 from kit.workload import aws
 from tests.conftest import ROOT
@@ -207,7 +207,7 @@ resource "aws_cloudwatch_log_data_protection_policy" "p" {
   })
 }
 """), sandbox)
-    tf.witness = _witness(sandbox)  # as a run watches it: the journal shows the 501
+    tf.witness = witness(sandbox)  # as a run watches it: the journal shows the 501
     started = time.monotonic()
     with pytest.raises(EnvironmentFailure) as caught:
         tf.apply()
@@ -292,7 +292,7 @@ def test_a_plan_too_big_for_the_time_limit_is_the_solutions_fail(
     # emulator answered every request promptly (its journal), so the time went to the
     # plan's size, which is the solution's.
     tf = _initialised(_solution(tmp_path, MANY_QUEUES), sandbox)
-    tf.witness = _witness(sandbox)
+    tf.witness = witness(sandbox)
     monkeypatch.setitem(TIMEOUTS, "apply", 6.0)
     with pytest.raises(DeployFailure) as caught:
         tf.apply()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.run import run_once
+from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import eventually, listening_ports, living_under, tree

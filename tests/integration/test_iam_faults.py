@@ -266,8 +266,9 @@ def test_fault_start_and_end_carry_what_changed_and_what_was_restored(env: Env,
     worker = _role(env, gw, _allow("sqs:SendMessage", arn))
     spec = Fault(kind="statement_removed", target="role.worker", duration_seconds=0.01,
                  params={"actions": ["sqs:SendMessage"]})
-    ctx = FaultContext(spec, FAULTS[spec.kind].Params.model_validate(spec.params),
-                       gw.recorder, None, gw, threading.Event(),
+    ctx = FaultContext(spec=spec, params=FAULTS[spec.kind].Params.model_validate(spec.params),
+                       recorder=gw.recorder, supervisor=None, gateway=gw,
+                       stopping=threading.Event(),
                        roles={"role.worker": worker.arn})
     nemesis = Nemesis(ctx)
     nemesis.run()

@@ -13,7 +13,8 @@ import pytest
 
 from kit import crosscheck, scenario
 from kit.deploy import localstack_install
-from kit.run import RunResult, run_once
+from kit.run.pipeline import run_once
+from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.sandbox.localstack import LocalStackServer
 from kit.variants import load_all, materialize

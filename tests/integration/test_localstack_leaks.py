@@ -17,7 +17,7 @@ import pytest
 from kit import scenario
 from kit.deploy import localstack_install
 from kit.errors import SandboxError
-from kit.run import run_once
+from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox, localstack
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import living_under

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.run import run_once
+from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox
 from kit.sandbox.netns import WorkerNetwork
 from tests.integration.procs import alive, eventually

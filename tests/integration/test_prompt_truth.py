@@ -22,7 +22,7 @@ import pytest
 
 from kit import scenario
 from kit.history import History
-from kit.run import run_once
+from kit.run.pipeline import run_once
 from kit.sandbox.postgres import WORKLOAD_CONNECTION_LIMIT
 from kit.workload import aws
 

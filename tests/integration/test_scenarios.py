@@ -13,7 +13,7 @@ import pytest
 from kit import scenario
 from kit.checks import INVARIANTS
 from kit.checks.result import judged
-from kit.run import RunResult
+from kit.run.result import RunResult
 from kit.validate import validate
 
 SCENARIOS = [name for name in scenario.known()

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from kit import scenario
-from kit.run import run_once
+from kit.run.pipeline import run_once
 from kit.validate import validate
 
 SC = scenario.load("order-pipeline")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kit import crosscheck, scenario
 from kit.checks.result import CheckResult
 from kit.report import document, markdown
-from kit.run import RunResult
+from kit.run.result import RunResult
 
 
 def _run(fault: str, verdicts: dict[str, str], error: str | None = None) -> RunResult:

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from kit import run
 from kit.errors import KitError
+from kit.run import pipeline as run
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""workload.kit_unharmed, and `_judge` of a run whose solution harmed the kit's observer:
+"""workload.kit_unharmed, and `judge` of a run whose solution harmed the kit's observer:
 judged on that gate alone, the solution's `fail`, never the kit's `error`."""
 
 from __future__ import annotations
 
 from kit.checks import invariants, run_checks
 from kit.checks.interference import KIT_UNHARMED
-from kit.run import _judge
+from kit.run.judge import judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, healthy_run
 
 CAUSE = ("the kit's session was ended (57P01: terminating connection due to administrator "
@@ -30,7 +30,7 @@ def test_a_run_that_harmed_the_observer_is_judged_on_the_gate_alone() -> None:
     b.op("observer", "interference", target="the observer's database session", cause=CAUSE)
     no_static = SCENARIO.model_copy(update={"invariants": {}})
     no_static.__dict__.pop("params", None)
-    results, error = _judge(no_static, b.build())
+    results, error = judge(no_static, b.build())
     assert error is None
     assert {k for k, r in results.items() if r.verdict != "pass"} == {KIT_UNHARMED}
     assert KIT_UNHARMED in invariants.gates()

@@ -21,7 +21,7 @@ from kit.errors import InputError
 from kit.history import History
 from kit.report import reward
 from kit.report.reward import RewardSpec
-from kit.run import _judge
+from kit.run.judge import judge
 
 from .builder import SCENARIO, HistoryBuilder
 
@@ -104,14 +104,14 @@ def _fresh(sc: scenario.Scenario) -> scenario.Scenario:
 
 def test_the_judge_reads_the_static_and_always_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     # Nothing ran: judged on what needs no workload, the table's always and static rows.
-    results, error = _judge(SCENARIO, _crash_looped())
+    results, error = judge(SCENARIO, _crash_looped())
     assert error is None
     static = [i for i in SCENARIO.params if INVARIANTS[i].static]
     assert list(results) == [*invariants.always("queue"), *static]
     # A row made static is judged there too: the judge keeps no list of its own.
     row = INVARIANTS["delivery.no_loss"]
     monkeypatch.setitem(INVARIANTS, row.id, replace(row, stage="configuration"))
-    results, _ = _judge(_fresh(SCENARIO), _crash_looped())
+    results, _ = judge(_fresh(SCENARIO), _crash_looped())
     assert row.id in results
 
 
@@ -119,12 +119,12 @@ def test_the_judge_of_a_failed_deploy_and_of_a_drill_reads_the_rows() -> None:
     b = HistoryBuilder(seed=1)
     b.gate()
     b.deploy(ok=False)
-    results, _ = _judge(SCENARIO, b.build())
+    results, _ = judge(SCENARIO, b.build())
     assert tuple(results) == invariants.before_workload()
     b = HistoryBuilder(seed=1)
     b.gate()
     b.deploy()
-    results, _ = _judge(DRILL, b.build())  # it never wrote: nothing else to judge
+    results, _ = judge(DRILL, b.build())  # it never wrote: nothing else to judge
     static = [i for i in DRILL.params if INVARIANTS[i].static]
     assert list(results) == [*invariants.always("drill"), *static]
 
@@ -133,7 +133,7 @@ def test_checkers_receive_the_params_the_scenario_resolved_once() -> None:
     assert SCENARIO.params["recovery.within_rto"] == {"rto_seconds": 30}
     assert SCENARIO.params["delivery.poison_to_dlq"] == INVARIANTS[
         "delivery.poison_to_dlq"].params({"max_receives": 5, "dlq": "queue.dlq"})
-    results, _ = _judge(SCENARIO, _crash_looped())
+    results, _ = judge(SCENARIO, _crash_looped())
     assert all(results[i].params == SCENARIO.params[i] for i in results if i in SCENARIO.params)
 
 

@@ -1,4 +1,4 @@
-"""workload.producer_sends, and `_judge` of a run whose producer AWS refused: the
+"""workload.producer_sends, and `judge` of a run whose producer AWS refused: the
 solution's `fail` with the refusals as evidence, never the kit's "cannot tell why"."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 from kit.checks import invariants, run_checks
 from kit.checks.producer import PRODUCER_SENDS
 from kit.history import History, Op
-from kit.run import _judge
+from kit.run.judge import judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, describe_body
 
 BODY = json.dumps({"order_id": "o-1", "customer_id": "c-1", "amount_cents": 100})
@@ -75,7 +75,7 @@ def test_a_run_whose_every_send_was_refused_is_judged_the_solutions_fail() -> No
     b = _deployed()
     b.op("producer", "authz", **DENIED)
     _refused(b, "AccessDenied: denied")
-    results, error = _judge(no_static, b.build())
+    results, error = judge(no_static, b.build())
     assert error is None
     assert results[PRODUCER_SENDS].verdict == "fail"
     assert {k for k, r in results.items() if r.verdict != "pass"} == {PRODUCER_SENDS}
@@ -85,5 +85,5 @@ def test_a_run_whose_every_send_was_refused_is_judged_the_solutions_fail() -> No
 def test_where_a_static_invariant_names_the_cause_the_verdicts_stay_as_they_were() -> None:
     b = _deployed()
     _refused(b, "AccessDenied: denied")
-    results, error = _judge(SCENARIO, b.build())  # no IAM state: the static ones fail
+    results, error = judge(SCENARIO, b.build())  # no IAM state: the static ones fail
     assert error is None and PRODUCER_SENDS not in results

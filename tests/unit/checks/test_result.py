@@ -19,7 +19,8 @@ def _result(verdict: str) -> CheckResult:
 @pytest.mark.parametrize(("verdicts", "expected"), [
     (["pass", "pass"], "pass"),
     (["pass", "fail"], "fail"),
-    (["fail", "error", "pass"], "error"),
+    (["fail", "error", "pass"], "fail"),  # an error must not hide a fail (Jepsen)
+    (["error", "pass"], "error"),
     (["error"], "error"),
     ([], "error"),  # nothing judged must not pass
 ])

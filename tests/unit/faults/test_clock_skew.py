@@ -32,8 +32,9 @@ def gateway() -> Iterator[Gateway]:
 def _fault(gateway: Gateway, seed: int = 1, **params: object) -> ClockSkew:
     spec = Fault.model_validate({"kind": "clock_skew", "target": "workers",
                                  "trigger": {"after_recorded": 1}, "duration_seconds": 10})
-    ctx = FaultContext(spec, SkewParams.model_validate(params), gateway.recorder,
-                       Supervisor.__new__(Supervisor), gateway, threading.Event(), seed=seed)
+    ctx = FaultContext(spec=spec, params=SkewParams.model_validate(params),
+                       recorder=gateway.recorder, supervisor=Supervisor.__new__(Supervisor),
+                       gateway=gateway, stopping=threading.Event(), seed=seed)
     return ClockSkew(ctx)
 
 

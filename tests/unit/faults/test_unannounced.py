@@ -50,8 +50,9 @@ def _untriggered(kind: str, touched: list[str], target: str = "workers"
     recorder = Recorder()
     wire = {name: Tripwire(name, touched) for name in ("supervisor", "gateway", "proxy",
                                                        "drill", "values", "harness")}
-    ctx = FaultContext(spec, FAULTS[kind].Params.model_construct(), recorder,
-                       wire["supervisor"], wire["gateway"], threading.Event(),  # type: ignore[arg-type]
+    ctx = FaultContext(spec=spec, params=FAULTS[kind].Params.model_construct(),
+                       recorder=recorder, supervisor=wire["supervisor"],  # type: ignore[arg-type]
+                       gateway=wire["gateway"], stopping=threading.Event(),  # type: ignore[arg-type]
                        proxies={"endpoint.aws": wire["proxy"]},  # type: ignore[dict-item]
                        roles={}, seed=1, values=wire["values"],  # type: ignore[arg-type]
                        harness=wire["harness"], drill=wire["drill"])  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from kit import scenario
 from kit.checks.result import CheckResult
 from kit.iam.usage import used_vs_granted
 from kit.report import document, junit, markdown
-from kit.run import RunResult
+from kit.run.result import RunResult
 
 from ..checks.builder import ARN, HistoryBuilder, allow, healthy_iam
 
@@ -36,7 +36,8 @@ def test_document_outcome_and_reward() -> None:
     sc = scenario.load("order-pipeline")
     n = len(sc.invariants)
     assert doc["format"] == document.FORMAT
-    assert doc["outcome"] == "error"
+    # A failed run outranks the errored one (an error must not hide a fail): `fail`.
+    assert doc["outcome"] == "fail"
     assert [r["score"] for r in doc["runs"]] == [1.0, (n - 1) / n, None]
     # The lost order caps the reward; the errored run is left out and counted.
     assert doc["reward"] == round(sc.reward.ceiling * (1.0 + (n - 1) / n) / 2, 4)

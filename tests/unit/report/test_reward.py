@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.checks import run_checks
+from kit.checks import CheckResult, run_checks, worst
 from kit.history import Effect, FinalState, make_history
 from kit.report import document
-from kit.report.reward import RewardSpec, reward
-from kit.run import RunResult
+from kit.report.reward import RewardSpec, reward, run_score
+from kit.run.result import RunResult
 
 SC = scenario.load("order-pipeline")
 IDS = list(SC.invariants)
@@ -95,6 +95,62 @@ def test_runs_the_kit_could_not_judge_are_excluded_and_counted(seed: int) -> Non
     with_errors = reward(SPEC, runs + errors)
     assert with_errors["reward"] == reward(SPEC, runs)["reward"]
     assert len(with_errors["excluded_runs"]) == len(errors)
+
+
+def _perfect() -> list[dict]:
+    return [{"fault": f, "seed": 1, "outcome": "pass", "verdicts": dict.fromkeys(IDS, "pass")}
+            for f in FAULTS]
+
+
+def _crashed_beside(failed: str) -> dict:
+    """A run where `failed` failed and another invariant's checker crashed, its outcome
+    composed as the run composes it (kit/run/pipeline.py: `worst` of the verdicts)."""
+    crashed = next(i for i in IDS if i != failed)
+    verdicts = dict.fromkeys(IDS, "pass") | {failed: "fail", crashed: "error"}
+    return {"fault": FAULTS[0], "seed": 2, "outcome": worst(verdicts.values()),
+            "verdicts": verdicts}
+
+
+def test_a_crashed_checker_cannot_hide_a_failed_major_invariant() -> None:
+    # The old rule ranked error above fail and dropped error runs: this run was left out
+    # and the reward stayed 1.0.
+    run = _crashed_beside("delivery.no_loss")
+    assert run["outcome"] == "fail"
+    got = reward(SPEC, _perfect() + [run])
+    assert got["capped"] and got["reward"] <= SPEC.ceiling
+    assert got["excluded_runs"] == [] and got["judged_runs"] == len(FAULTS) + 1
+    # The error is still counted, and neither rewards nor punishes: out of the run's score.
+    crashed = next(i for i, v in run["verdicts"].items() if v == "error")
+    assert got["unjudged"] == [{"fault": FAULTS[0], "seed": 2, "invariant": crashed}]
+    assert run_score(SPEC, run["verdicts"]) == (len(IDS) - 2) / (len(IDS) - 1)
+
+
+def test_a_crashed_checker_cannot_hide_a_failed_gate() -> None:
+    run = _crashed_beside("workload.fault_injected")
+    assert run_score(SPEC, run["verdicts"]) == 0.0
+    assert reward(SPEC, _perfect() + [run])["reward"] < 1.0
+
+
+def test_a_run_with_only_errors_beside_passes_is_still_excluded() -> None:
+    verdicts = dict.fromkeys(IDS, "pass") | {IDS[0]: "error"}
+    run = {"fault": FAULTS[0], "seed": 2, "outcome": worst(verdicts.values()),
+           "verdicts": verdicts}
+    got = reward(SPEC, _perfect() + [run])
+    assert run["outcome"] == "error" and got["reward"] == 1.0
+    assert len(got["excluded_runs"]) == 1 and got["unjudged"] == []
+
+
+def test_a_report_scores_a_failed_run_beside_a_crashed_checker() -> None:
+    failed, crashed = "delivery.no_loss", "iam.least_privilege"
+    results = {i: CheckResult(id=i, verdict="pass", summary="") for i in IDS} | {
+        failed: CheckResult(id=failed, verdict="fail", summary="lost 3"),
+        crashed: CheckResult(id=crashed, verdict="error", summary="checker crashed")}
+    run = RunResult("order-pipeline", "sol", FAULTS[0], 1, worst(results.values()), results)
+    doc = document.build(SC, "sol", [run], "kit eval")
+    assert doc["outcome"] == "fail" and doc["runs"][0]["score"] is not None
+    assert doc["reward"] <= SPEC.ceiling
+    assert doc["runs"][0]["invariants"][crashed]["verdict"] == "error"  # still reported
+    assert doc["reward_detail"]["unjudged"][0]["invariant"] == crashed
 
 
 def test_no_judged_run_means_no_reward() -> None:

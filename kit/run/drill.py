@@ -1,0 +1,150 @@
+"""The drill workload: the kit's application writes, one fault strikes, the solution's runbook
+recovers.
+
+Timeline (every wait bounded): the application writes; the fault's trigger fires after the
+k-th acknowledged write; the fault reports its incident; the runbook runs; once it has
+exited and the application has had `settle_writes` more writes acknowledged (or the
+recovery timeout passed), the drill has settled: the fault heals, the application stops.
+Without a fault, the drill ends after `writes` acknowledged writes. What the application is
+left with is read by the observe stage (kit/run/observe.py).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kit.bind import Bound, worker_env
+from kit.errors import KitError
+from kit.faults import Nemesis
+from kit.faults.rds import DrillHooks
+from kit.run.context import RunContext
+from kit.run.fault import FaultHooks
+from kit.scenario import Scenario
+from kit.workload import aws
+from kit.workload.app import AppWriter, endpoint_reader
+from kit.workload.runbook import RunbookRunner
+
+MARGIN = 10.0
+
+
+def app_secret(scenario: Scenario, bound: Bound) -> str:
+    """The ARN of the secret that tells the application where its database is."""
+    spec = scenario.workload.drill
+    assert spec is not None
+    return bound.values[f"{spec.app.endpoint}.arn"]
+
+
+class DrillWorkload:
+    """The application, the runbook's runner and the drill's end of one run
+    (kit/run/workload.py drives them)."""
+
+    def __init__(self, ctx: RunContext, bound: Bound) -> None:
+        spec = ctx.scenario.workload.drill
+        assert spec is not None
+        self.ctx, self.bound, self.spec = ctx, bound, spec
+        self.plane = ctx.sandbox.rds.plane
+        self.fault = ctx.scenario.faults[ctx.fault]
+        module = ctx.scenario.workload_module
+        secrets = aws.client("secretsmanager", bound.gateway.url,
+                             bound.session(spec.app.role, "app"))
+        self.app = AppWriter(ctx.recorder, module.plan(ctx.seed, ctx.scenario.workload_params),
+                             module.describe,
+                             endpoint_reader(secrets, app_secret(ctx.scenario, bound)),
+                             spec.app.interval_seconds, self._password)
+        self.runner = RunbookRunner(spec.runbook.command, bound.confinement, self._runbook_env,
+                                    ctx.run_dir / "runbook.log", ctx.recorder,
+                                    spec.runbook.timeout_seconds, self.app.resume)
+        self.settled, self.stopping = threading.Event(), threading.Event()
+
+    def fault_hooks(self) -> FaultHooks:
+        """The data plane, the application, the admin, the instances, where the incident
+        goes, and the drill's end."""
+        instances = {name: self.bound.values[f"{name}.instance"]
+                     for name in self.ctx.scenario.resources if name.startswith("database.")}
+        admin = aws.client("rds", self.ctx.sandbox.rds.url)
+        return FaultHooks(drill=DrillHooks(self.plane, self.app, admin, instances,
+                                           self.runner.report, self.settled))
+
+    def start(self) -> None:
+        """The application and the runbook's runner (which waits for an incident)."""
+        self.plane.listeners.append(self._record_event)
+        for thread in (self.app, self.runner):
+            thread.start()
+
+    def drive(self, nemesis: Nemesis) -> None:
+        """Until the incident is reported (or the fault ended); without a fault, until
+        `writes` writes were acknowledged."""
+        trigger = self.fault.trigger.timeout_seconds
+        if self.fault.kind == "none":
+            # An application that cannot write at all is judged (workload.app_writes).
+            self._until(lambda: self.ctx.recorder.count("write") >= self.spec.writes,
+                        trigger + self.spec.writes * (self.spec.app.interval_seconds + 1),
+                        required=False)
+            return
+        self._until(lambda: self.runner.reported.is_set() or nemesis.done.is_set(),
+                    trigger + MARGIN)
+
+    def recovers(self) -> bool:
+        """A recovery follows an incident the runbook was told of."""
+        return self.fault.kind != "none" and self.runner.reported.is_set()
+
+    def recover(self) -> None:
+        """Until the runbook exited and `settle_writes` writes were acknowledged after it."""
+        started = time.monotonic()
+        self._until(self.runner.finished.is_set, self.spec.runbook.timeout_seconds + MARGIN)
+        baseline = self.ctx.recorder.count("write")
+        left = max(self.spec.recovery_timeout_seconds - (time.monotonic() - started), MARGIN)
+        self._until(lambda: self.ctx.recorder.count("write") >= baseline
+                    + self.spec.settle_writes, left, required=False)
+
+    def stop(self, nemesis: Nemesis) -> None:
+        """The drill has settled: the fault heals, then the runner and the application stop."""
+        self.settled.set()
+        self.stopping.set()
+        nemesis.done.wait(60)
+        self.runner.stop()
+        self.app.stop()
+        if self._record_event in self.plane.listeners:
+            self.plane.listeners.remove(self._record_event)
+
+    def raise_errors(self, nemesis: Nemesis) -> None:
+        """The first error of the application, the runner, the nemesis or the data plane."""
+        for name, error in (("the application", self.app.error),
+                            ("the runbook runner", self.runner.error),
+                            ("the nemesis", nemesis.error)):
+            if error is not None:
+                raise error if isinstance(error, KitError) else KitError(
+                    f"{name} failed: {error!r}")
+        if self.plane.errors:
+            raise KitError("the RDS data plane failed: " + "; ".join(self.plane.errors))
+
+    def _until(self, condition: Callable[[], bool], timeout: float,
+               required: bool = True) -> None:
+        """Wait (bounded), woken by every recorded op."""
+        changed = self.ctx.recorder.changed
+        with changed:
+            met = changed.wait_for(condition, timeout=timeout)
+        if not met and required:
+            raise KitError(f"the drill stalled: a step did not happen within {timeout:.0f} s "
+                           "(history in the run directory)")
+
+    def _record_event(self, instance: str, event: str, detail: dict[str, Any]) -> None:
+        self.ctx.recorder.record("rds", "rds_event", instance=instance, event=event, **detail)
+
+    def _password(self, host: str, port: int, user: str) -> str | None:
+        """The kit's password of `user` on the data plane's endpoint host:port (None for an
+        address it does not serve: the application gives its password to no one else)."""
+        served = host in ("127.0.0.1", "localhost") and self.plane.by_port(port) is not None
+        return self.plane.password(user) if served else None
+
+    def _runbook_env(self) -> dict[str, str]:
+        home = self.ctx.work / "runbook-home"
+        home.mkdir(exist_ok=True)
+        creds = self.bound.session(self.spec.runbook.role, "runbook")
+        return {**worker_env(self.ctx.scenario, self.bound, str(home), self.spec.runbook.env),
+                "AWS_ACCESS_KEY_ID": creds.access_key_id,
+                "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
+                "AWS_SESSION_TOKEN": creds.token or ""}

@@ -1,0 +1,37 @@
+"""The fault stage: the run's one fault as a Nemesis, over a FaultContext built once, here,
+from the bound run (the same handles for every workload kind) and the kind's own hooks."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from kit.bind import Bound
+from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults.rds import DrillHooks
+from kit.run.context import RunContext
+from kit.workload.supervisor import Supervisor
+
+
+@dataclass(frozen=True, kw_only=True)
+class FaultHooks:
+    """What a workload kind adds for its fault: the workers' supervisor and the keys sent
+    once (the queue workload), or the drill's plane, application and runbook."""
+
+    supervisor: Supervisor | None = None
+    single_send_keys: frozenset[str] = frozenset()
+    drill: DrillHooks | None = None
+
+
+def nemesis(ctx: RunContext, bound: Bound, stopping: threading.Event,
+            hooks: FaultHooks) -> Nemesis:
+    """The thread that injects and heals the run's fault (started by the workload stage)."""
+    spec = ctx.scenario.faults[ctx.fault]
+    kind = FAULTS.get(spec.kind)
+    params = kind.Params.model_validate(spec.params) if kind else None
+    return Nemesis(FaultContext(
+        spec=spec, params=params, recorder=ctx.recorder, gateway=bound.gateway,
+        stopping=stopping, proxies=bound.proxies, roles=bound.roles, seed=ctx.seed,
+        work=ctx.work, values=bound.values, harness=bound.harness,
+        supervisor=hooks.supervisor, single_send_keys=hooks.single_send_keys,
+        drill=hooks.drill))
