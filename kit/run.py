@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit import interrupt
+from kit import aws, interrupt
 from kit.bind import Bound, Unlocated, arns, bind, kit_values, resource_values, worker_env
 from kit.checks import ALWAYS, DRILL_GATES, CheckResult, run_checks, worst
 from kit.checks.interference import KIT_UNHARMED
@@ -37,13 +37,13 @@ from kit.errors import KitError, SolutionError, describe_os_error
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.history import FinalState, History
 from kit.iam.usage import used_vs_granted
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox, support
 from kit.scenario import Scenario
-from kit.workload import aws, final, iam_state
+from kit.workload import final, iam_state
 from kit.workload.drill import Drill
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
-from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
 log = logging.getLogger(__name__)

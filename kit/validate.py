@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kit import interrupt
 from kit.errors import InputError
-from kit.report.reward import RewardSpec, reward
+from kit.reward import RewardSpec, reward
 from kit.run import RunResult, run_once
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario

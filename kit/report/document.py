@@ -28,7 +28,7 @@ run stopped before the workload. `confinement` says how the solution's processes
 confined on each axis (kit/sandbox/confine.py): a run with `complete` false ran on a machine
 that could not confine them fully (`kit eval --require-confinement` refuses to grade there).
 
-The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
+The reward and its properties are defined in kit/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the
 same, and runs the kit could not judge (outcome `error`) are excluded and counted.
 
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from kit.checks import worst
 from kit.errors import InputError
-from kit.report.reward import RewardSpec, reward, run_score
+from kit.reward import RewardSpec, reward, run_score
 from kit.run import RunResult
 
 if TYPE_CHECKING:

@@ -19,13 +19,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from kit import interrupt
+from kit.deploy.provider import ProviderServer
 from kit.errors import InputError
 from kit.sandbox import identity
 from kit.sandbox.emulator import NAMES, Emulator, Routes
 from kit.sandbox.localstack import LocalStackServer, RemoteLocalStack
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
-from kit.sandbox.provider import ProviderServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
 if TYPE_CHECKING:

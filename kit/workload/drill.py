@@ -19,15 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.faults.rds import DrillHooks
 from kit.rds.plane import DataPlane
+from kit.recorder import Recorder
 from kit.scenario import Scenario
-from kit.workload import aws, final
+from kit.workload import final
 from kit.workload.app import AppWriter, endpoint_reader
-from kit.workload.recorder import Recorder
 from kit.workload.runbook import RunbookRunner
 
 Stage = Callable[[str], contextlib.AbstractContextManager[None]]

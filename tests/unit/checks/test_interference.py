@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kit.checks import run_checks
 from kit.checks.interference import KIT_UNHARMED
-from kit.report.reward import GATES
+from kit.reward import GATES
 from kit.run import _judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, healthy_run
 

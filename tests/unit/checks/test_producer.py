@@ -8,7 +8,7 @@ import json
 from kit.checks import run_checks
 from kit.checks.producer import PRODUCER_SENDS
 from kit.history import History, Op
-from kit.report.reward import GATES
+from kit.reward import GATES
 from kit.run import _judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, describe_body
 
