@@ -19,7 +19,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from kit import interrupt
-from kit.deploy.provider import ProviderServer
 from kit.errors import InputError
 from kit.sandbox import identity
 from kit.sandbox.emulator import NAMES, Emulator, Routes
@@ -29,6 +28,7 @@ from kit.sandbox.postgres import PostgresCluster
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
 if TYPE_CHECKING:
+    from kit.deploy.provider import ProviderServer
     from kit.rds.front import RdsFront
 
 TEMP_PREFIX = "kit-sandbox-"
@@ -83,7 +83,9 @@ class Sandbox:
             if self._emulator_url:
                 self.localstack = RemoteLocalStack(self._emulator_url)
                 self._stack.callback(self.localstack.stop)  # sweeps the kit's account
-            from kit.rds.front import RdsFront  # kit.rds uses kit.sandbox's modules
+            # Here, not at the top: kit.rds and kit.deploy use kit.sandbox's modules.
+            from kit.deploy.provider import ProviderServer
+            from kit.rds.front import RdsFront
 
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
                                       "rds": RdsFront}

@@ -9,12 +9,18 @@ The import graph is read with `ast` from every file under kit/: every `import` a
 `from ... import`, wherever it stands (module level, inside functions, under
 TYPE_CHECKING), relative ones resolved. An import of a module from a higher layer is an
 upward import; at most three are allowed, each in UPWARD with its reason.
+
+A package's own module may sit above its children, so an import cycle between two
+packages could still form at load time (Sandbox imports deploy's provider, which imports
+sandbox's pieces, whose package module is Sandbox's): the imports that run when a module
+loads must not form a cycle spanning two top-level packages.
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -82,6 +88,7 @@ class Import:
     imported: str
     path: Path
     line: int
+    at_load: bool  # runs when the importer loads (not in a function, not TYPE_CHECKING)
 
 
 def module_names(root: Path) -> dict[str, Path]:
@@ -99,12 +106,31 @@ def _target(modules: dict[str, Path], name: str) -> str:
     return name if name in modules else f"{name}.__init__"
 
 
+def _run_at_load(body: list[ast.stmt]) -> set[ast.stmt]:
+    """The statements of `body` Python runs when the module loads: not inside functions,
+    not under `if TYPE_CHECKING:`."""
+    out: set[ast.stmt] = set()
+    for node in body:
+        out.add(node)
+        if isinstance(node, ast.If):
+            typing_only = isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+            out |= _run_at_load(node.orelse if typing_only else node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            out |= _run_at_load(node.body + node.orelse + node.finalbody
+                                + [s for h in node.handlers for s in h.body])
+        elif isinstance(node, ast.ClassDef | ast.With):
+            out |= _run_at_load(node.body)
+    return out
+
+
 def _imports(modules: dict[str, Path], importer: str, path: Path) -> list[Import]:
     """Every kit import in one file, with its line."""
     package = importer.rsplit(".", 1)[0]
     top = next(iter(modules)).split(".")[0]
+    tree = ast.parse(path.read_text(), str(path))
+    at_load = _run_at_load(tree.body)
     out = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [_target(modules, a.name) for a in node.names]
@@ -117,11 +143,12 @@ def _imports(modules: dict[str, Path], importer: str, path: Path) -> list[Import
                 full = f"{base}.{alias.name}"
                 sub = full if full in modules or f"{full}.__init__" in modules else base
                 targets.append(_target(modules, sub))
-        out += [Import(importer, t, path, node.lineno) for t in dict.fromkeys(targets)
-                if t.split(".")[0] == top]
+        out += [Import(importer, t, path, node.lineno, node in at_load)
+                for t in dict.fromkeys(targets) if t.split(".")[0] == top]
     return out
 
 
+@cache  # parsed once per root for all the tests
 def import_graph(root: Path) -> list[Import]:
     """Every import of one of the package's modules by another, over the whole package."""
     modules = module_names(root)
@@ -179,6 +206,55 @@ def test_no_import_runs_up_the_layers_beyond_the_allowed() -> None:
     assert not gone, f"UPWARD allows imports that are gone: {sorted(gone)}"
 
 
+def load_cycles(root: Path) -> list[list[str]]:
+    """The import cycles that run when modules load and span two top-level packages (a
+    package's own module runs before any of its modules, so that is an edge too): which
+    module of such a cycle is imported first decides whether a name is there yet."""
+    graph: dict[str, set[str]] = {name: set() for name in module_names(root)}
+    for i in import_graph(root):
+        if i.at_load:
+            graph[i.importer].add(i.imported)
+    for name in graph:
+        parts = name.removesuffix(".__init__").split(".")
+        graph[name] |= {f"{'.'.join(parts[:k])}.__init__" for k in range(1, len(parts))} - {name}
+    return [c for c in _components(graph) if len({".".join(m.split(".")[:2]) for m in c}) > 1]
+
+
+def _components(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph[node] & graph.keys():
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return out
+
+
+def test_no_import_cycle_between_packages_runs_at_load() -> None:
+    cycles = load_cycles(KIT)
+    assert not cycles, ("modules of different packages import each other when they load "
+                        "(import one of them inside the function that needs it):\n"
+                        + "\n".join(", ".join(c) for c in cycles))
+
+
 # The checker itself, on a planted package: each kind of import it must see.
 PLANTED = {
     "__init__.py": "",
@@ -215,3 +291,14 @@ def test_upward_imports_are_found_wherever_they_stand(planted: Path) -> None:
 def test_a_longer_entry_places_a_part_of_a_package_elsewhere() -> None:
     assert layer_of("kit.sandbox.__init__", LAYERS) != layer_of("kit.sandbox.toxiproxy", LAYERS)
     assert layer_of("kit.sandbox.new_module", LAYERS) == layer_of("kit.sandbox.ports", LAYERS)
+
+
+def test_a_cycle_between_packages_at_load_is_found(tmp_path: Path) -> None:
+    for name, text in {"__init__.py": "", "a/__init__.py": "from pkg.b.y import Y\n",
+                       "a/x.py": "X = 1\n", "b/__init__.py": "",
+                       "b/y.py": "from pkg.a.x import X\nY = X\n",
+                       "c/__init__.py": "", "c/z.py": "def f():\n    from pkg.a import x\n"
+                       }.items():
+        (tmp_path / "pkg" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "pkg" / name).write_text(text)
+    assert load_cycles(tmp_path / "pkg") == [["pkg.a.__init__", "pkg.a.x", "pkg.b.y"]]
