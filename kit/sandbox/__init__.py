@@ -138,7 +138,7 @@ class Sandbox:
             # The provider process is aimed at the emulators (RDS: at the front) when it
             # starts; the front sits before moto and drives Toxiproxy.
             extra: dict[str, object] = {}
-            if kind is ProviderServer:
+            if name == "provider":
                 extra = {"routes": self._routes(started)}
             elif name == "rds":
                 extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
