@@ -15,7 +15,8 @@ import json
 import os
 from pathlib import Path
 
-from kit.deploy import gate, toolchain
+from kit import toolchain
+from kit.deploy import gate
 from kit.deploy.hcl import Configuration, items, parse
 
 PROVIDERS = ("hashicorp/aws", "hashicorp/random")

@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kit import aws
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 
 def _timed(call: Callable[[], Any]) -> float:

@@ -1,5 +1,5 @@
 """The reward spread: what each solution of each shipped scenario is paid, so a reader sees
-that each defect costs what it should (kit/report/reward.py states the properties).
+that each defect costs what it should (kit/reward.py states the properties).
 
 Runs the kill matrix of every scenario (one seed) and the adversarial solutions of
 tests/adversarial/, and writes one `rewards-<scenario>` block of docs/benchmarks.md per

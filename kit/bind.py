@@ -22,9 +22,10 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from kit import bindings, interrupt
+from kit import aws, bindings, interrupt
 from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
@@ -32,8 +33,6 @@ from kit.sandbox.netns import PER_WORKER, WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
 from kit.sandbox.view import View
 from kit.scenario import Scenario
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 AWS_ENDPOINT = "endpoint.aws"
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution

@@ -16,13 +16,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kit import interrupt
-from kit.deploy import toolchain
+from kit import interrupt, toolchain
+from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.report.show import show
 from kit.sandbox import limits
 from kit.sandbox.emulator import NAMES
-from kit.workload.aws import ACCOUNT_ID
 
 if TYPE_CHECKING:
     from kit.run.result import RunResult
@@ -59,7 +58,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _optional_pieces() -> list[toolchain.Piece]:
     """Pieces only some commands need (`--emulator localstack`): reported, never required."""
-    from kit.deploy import localstack_install
+    from kit.toolchain import localstack_install
 
     return [toolchain.Piece("LocalStack (optional: --emulator localstack, --cross-check)",
                             localstack_install.found(), localstack_install.FIX)]
@@ -87,7 +86,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
     toolchain.setup(log)
     if args.localstack:
-        from kit.deploy import localstack_install
+        from kit.toolchain import localstack_install
 
         localstack_install.install(log)
     return cmd_doctor(args)
@@ -194,7 +193,7 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
 def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
     """The primary emulator and the URL of a running LocalStack (or None), checked before
     anything starts: a LocalStack the kit must start has to be installed."""
-    from kit.deploy import localstack_install
+    from kit.toolchain import localstack_install
 
     url = args.emulator_url
     emulator = args.emulator or ("localstack" if url else "moto")
@@ -238,10 +237,10 @@ def _require_confinement(args: argparse.Namespace) -> None:
 def cmd_drill(args: argparse.Namespace) -> int:
     """Run a drill by hand: one fault (or each in turn), watched live, then its timeline."""
     from kit import scenario
+    from kit.recorder import Recorder
     from kit.report.live import LiveView
     from kit.run.pipeline import run_once
     from kit.sandbox import Sandbox
-    from kit.workload.recorder import Recorder
 
     sc = scenario.load(args.scenario)
     if sc.workload.kind != "drill":

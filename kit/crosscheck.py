@@ -18,13 +18,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit import probes
+from kit import aws, probes
 from kit.checks import worst
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
-from kit.workload import aws
 
 Progress = Callable[[str, "RunResult | None"], None]  # (label, finished run or None)
 

@@ -65,7 +65,7 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 
 Refusals a worker can repeat at will (`authn`, `request_refused`) are sampled: each of
 the first 20 of a process, then every power of two, with `occurrence` (the count so far;
-kit/workload/recorder.py `record_sampled`).
+kit/recorder.py `record_sampled`).
 Every string a worker can choose (an access key id, an action, a resource, an error text)
 is recorded through `bounded`: cut to `MAX_TEXT` characters (an access key id to
 `MAX_KEY_ID`) with a marker saying how much was cut, lists to `MAX_ITEMS`, so a history

@@ -25,8 +25,9 @@ from kit import bindings
 from kit.checks import INVARIANTS, Invariant, invariants
 from kit.checks.params import ParamError
 from kit.errors import InputError
+from kit.faults.spec import Fault
 from kit.rds.config import RdsTimings
-from kit.report.reward import RewardSpec
+from kit.reward import RewardSpec
 from kit.workload.api import Check, WorkloadModule, load_checks, load_workload, validate_params
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,25 +172,6 @@ class Workload(Strict):
             raise ValueError(f"{', '.join(stray)} belong to another workload kind than "
                              f"{self.kind!r}")
         return self
-
-
-class Trigger(Strict):
-    """Inject when this many distinct keys have been recorded and this many writes
-    acknowledged (drills): events, not a clock; if that never happens within
-    `timeout_seconds`, the fault is not injected (the solution's doing:
-    workload.fault_injected)."""
-
-    after_recorded: int = Field(0, ge=0)
-    after_acknowledged: int = Field(0, ge=0)
-    timeout_seconds: float = Field(60, gt=0, le=600)
-
-
-class Fault(Strict):
-    kind: str
-    target: str | None = None
-    trigger: Trigger = Trigger()
-    duration_seconds: float = Field(0, ge=0, le=120)
-    params: dict[str, Any] = {}
 
 
 class Baseline(Strict):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kit import interrupt
 from kit.errors import InputError
-from kit.report.reward import RewardSpec, reward
+from kit.reward import RewardSpec, reward
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox

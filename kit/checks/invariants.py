@@ -4,7 +4,7 @@ A row holds the checker, `check(history, params)`, the defaults of the parameter
 its default severity in the reward, the stage of a run from which it can be judged, and the
 workload kinds in which every run judges it whether or not the scenario lists it. The
 checkers' registry, the scenario loader (parameters resolved once, at load), the judge
-(kit/run/judge.py) and the reward (kit/report/reward.py) read these rows; nothing else lists
+(kit/run/judge.py) and the reward (kit/reward.py) read these rows; nothing else lists
 invariants. A scenario's own checks (its checks.py) become rows too (`Invariant.own`).
 """
 
@@ -53,7 +53,7 @@ class Invariant:
     id: str
     check: Checker
     defaults: Mapping[str, Any] = field(default_factory=dict)
-    # gate: a failed one scores the run 0 (kit/report/reward.py); a scenario may override.
+    # gate: a failed one scores the run 0 (kit/reward.py); a scenario may override.
     severity: Severity = "major"
     stage: Stage = "workload"
     # Judged in every run of these workload kinds that got that far, listed or not.

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from kit.aws import ACCOUNT_ID
 from kit.deploy.hcl import Configuration, items
 from kit.errors import SolutionError
-from kit.workload.aws import ACCOUNT_ID
 
 OVERRIDE_FILE = "zz_kit_override.tf"
 PROVIDER_FILE = "zz_kit_provider.tf"

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit import interrupt, settings
-from kit.deploy import divergences, toolchain
+from kit import interrupt, settings, toolchain
+from kit.deploy import divergences
 from kit.deploy.command import Completed, run
 from kit.deploy.evidence import Evidence, Witness
 from kit.deploy.hcl import NOT_COPIED, Configuration, parse
@@ -185,7 +185,7 @@ def _link_into_provider_cwd(solution: Path, cwd: Path) -> None:
 
     A provider opens a relative path (aws_s3_object's `source`, aws_lambda_function's
     `filename`) against its own working directory; one that terraform starts inherits the
-    solution's, but the sandbox's long-lived provider has its own (kit/sandbox/provider.py).
+    solution's, but the sandbox's long-lived provider has its own (kit/deploy/provider.py).
     Its top-level entries are replaced by links to this solution's (one deploy at a time
     per sandbox)."""
     for stale in cwd.iterdir():
@@ -198,7 +198,7 @@ def _link_into_provider_cwd(solution: Path, cwd: Path) -> None:
 
 def _outside_the_build(text: str) -> str | None:
     """Why a type Terraform calls unsupported is the kit's gap: it exists in the AWS
-    provider but the kit's build leaves its service out (kit/deploy/provider_trim.py)."""
+    provider but the kit's build leaves its service out (kit/toolchain/provider_trim.py)."""
     # Only in Terraform's own diagnostic of the type, not in any text that quotes one.
     found = next((m for e in divergences.errors(text) if _INVALID_TYPE.match(e)
                   for m in [_UNSUPPORTED_TYPE.search(e)] if m), None)
@@ -254,7 +254,7 @@ class Terraform:
             "CHECKPOINT_DISABLE": "1",
             "AWS_EC2_METADATA_DISABLED": "true",
             # Read by the provider (when terraform launches it): poll fast, the emulator
-            # is consistent at once (see kit/deploy/provider_patches.py).
+            # is consistent at once (see kit/toolchain/provider_patches.py).
             "KIT_EMULATOR_WAITERS": "1",
         }
         self.reattach = reattach

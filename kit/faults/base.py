@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from kit.errors import KitError
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 if TYPE_CHECKING:
+    from kit.aws import Credentials
     from kit.faults.rds import DrillHooks
+    from kit.faults.spec import Fault
     from kit.gateway.server import Gateway
     from kit.sandbox.toxiproxy import Proxy
-    from kit.scenario import Fault
-    from kit.workload.aws import Credentials
     from kit.workload.supervisor import Supervisor
 
 class FaultNotInjected(Exception):

@@ -20,7 +20,7 @@ from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
 from kit.history import MAX_KEY_ID, bounded, clip
 from kit.iam import Policy, PolicyError, parse_policy
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 _CREDENTIAL = re.compile(r"Credential=([^/\s,]+)/")
 _ASSUMED = {name: re.compile(rf"<{name}>([^<]*)</{name}>")

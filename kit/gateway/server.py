@@ -28,15 +28,15 @@ from typing import Any
 
 import urllib3
 
+from kit import aws
 from kit.gateway import actions, limits, replies, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
 from kit.history import bounded
+from kit.recorder import Recorder
 from kit.sandbox.emulator import Routes
 from kit.sandbox.http import Bounds, LoopbackServer
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
               "trailers", "transfer-encoding", "upgrade", "host", "content-length"}

@@ -12,8 +12,8 @@ import uuid
 
 from botocore.exceptions import ClientError
 
+from kit import aws
 from kit.probes import Behaviour, Clients, Observation
-from kit.workload import aws
 
 TRUST = {"Version": "2012-10-17", "Statement": [{
     "Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{aws.ACCOUNT_ID}:root"},

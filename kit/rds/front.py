@@ -14,12 +14,12 @@ from urllib.parse import parse_qsl, urlsplit
 
 import urllib3
 
+from kit import aws
 from kit.rds import api
 from kit.rds.plane import DataPlane
 from kit.rds.wire import Reply
 from kit.sandbox.http import LoopbackServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
-from kit.workload import aws
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
               "content-length", "te", "trailers"}

@@ -28,13 +28,13 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg.sql import Composable
 
-from kit.deploy.toolchain import postgres_bindir
 from kit.errors import SandboxError, ToolchainError
 from kit.rds.errors import DataPlaneError
 from kit.sandbox import pgauth
 from kit.sandbox.ports import free_port
 from kit.sandbox.postgres import run_as, template
 from kit.sandbox.process import ManagedProcess, die_with_parent, signal_group
+from kit.toolchain import postgres_bindir
 
 READY_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0

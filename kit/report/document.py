@@ -29,7 +29,7 @@ run stopped before the workload. `confinement` says how the solution's processes
 confined on each axis (kit/sandbox/confine.py): a run with `complete` false ran on a machine
 that could not confine them fully (`kit eval --require-confinement` refuses to grade there).
 
-The reward and its properties are defined in kit/report/reward.py: gates score a run 0,
+The reward and its properties are defined in kit/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the
 same, and runs the kit could not judge (outcome `error`) are excluded and counted; a run
 with a failed invariant is judged even beside a checker's error (`unjudged`, counted).
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from kit.checks import worst
 from kit.errors import InputError
-from kit.report.reward import RewardSpec, is_judged, reward, run_score
+from kit.reward import RewardSpec, is_judged, reward, run_score
 from kit.run.result import RunResult
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 
+from kit.recorder import Recorder
 from kit.report.timeline import Timeline, writes_per_second
-from kit.workload.recorder import Recorder
 
 REFRESH_SECONDS = 0.25
 RATE_EVERY = 5.0

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
-from kit.report.reward import RewardSpec
+from kit.reward import RewardSpec
 from kit.run.result import RunResult
 from kit.validate import Row
 

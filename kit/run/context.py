@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kit import interrupt
+from kit import aws, interrupt
 from kit.deploy import hcl
 from kit.deploy.terraform import Terraform
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 # Under kit.run: the stage lines are what tests/integration/conftest.py's CtrlC listens to.
 log = logging.getLogger(__name__)

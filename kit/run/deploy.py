@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kit import aws
 from kit.bind import kit_values
 from kit.deploy import gate, hcl, intake
 from kit.deploy.evidence import Witness
@@ -13,7 +14,6 @@ from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError
 from kit.run.context import RunContext
 from kit.sandbox import Sandbox
-from kit.workload import aws
 
 
 def witness(sandbox: Sandbox) -> Witness:

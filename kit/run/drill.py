@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
@@ -23,7 +24,6 @@ from kit.faults.rds import DrillHooks
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.scenario import Scenario
-from kit.workload import aws
 from kit.workload.app import AppWriter, endpoint_reader
 from kit.workload.runbook import RunbookRunner
 

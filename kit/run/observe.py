@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kit import aws
 from kit.bind import Bound, arns
 from kit.deploy import inspect
 from kit.history import FinalState
 from kit.run.context import RunContext
 from kit.run.drill import app_secret
-from kit.workload import aws, final, iam_state
+from kit.workload import final, iam_state
 
 
 def observe(ctx: RunContext, bound: Bound) -> FinalState:

@@ -7,12 +7,12 @@ import threading
 import time
 from typing import Any
 
+from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
-from kit.workload import aws
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
 from kit.workload.supervisor import Supervisor

@@ -25,10 +25,10 @@ from kit.sandbox.emulator import NAMES, Emulator, Routes
 from kit.sandbox.localstack import LocalStackServer, RemoteLocalStack
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.postgres import PostgresCluster
-from kit.sandbox.provider import ProviderServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
 if TYPE_CHECKING:
+    from kit.deploy.provider import ProviderServer
     from kit.rds.front import RdsFront
 
 TEMP_PREFIX = "kit-sandbox-"
@@ -83,7 +83,9 @@ class Sandbox:
             if self._emulator_url:
                 self.localstack = RemoteLocalStack(self._emulator_url)
                 self._stack.callback(self.localstack.stop)  # sweeps the kit's account
-            from kit.rds.front import RdsFront  # kit.rds uses kit.sandbox's modules
+            # Here, not at the top: kit.rds and kit.deploy use kit.sandbox's modules.
+            from kit.deploy.provider import ProviderServer
+            from kit.rds.front import RdsFront
 
             kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
                                       "rds": RdsFront}
@@ -136,7 +138,7 @@ class Sandbox:
             # The provider process is aimed at the emulators (RDS: at the front) when it
             # starts; the front sits before moto and drives Toxiproxy.
             extra: dict[str, object] = {}
-            if kind is ProviderServer:
+            if name == "provider":
                 extra = {"routes": self._routes(started)}
             elif name == "rds":
                 extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import requests
 
-from kit.deploy import localstack_install
 from kit.errors import InputError, SandboxError, ToolchainError
 from kit.sandbox.moto import ACCOUNT_ID
 from kit.sandbox.ports import free_port
 from kit.sandbox.process import ManagedProcess
+from kit.toolchain import localstack_install
 
 READY_TIMEOUT = 90.0  # ~3 s alone on the machine, 6-15 s on a busy one
 ADMIN_PATHS = ("/_localstack", "/_aws", "/_extension", "/_pods")

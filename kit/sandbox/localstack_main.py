@@ -1,5 +1,5 @@
 """Entry point of the sandbox's LocalStack, run by LocalStack's own interpreter (its venv:
-kit/deploy/localstack_install.py), so it imports nothing of the kit: apply the kit's
+kit/toolchain/localstack_install.py), so it imports nothing of the kit: apply the kit's
 compatibility shims, then run LocalStack.
 
 LocalStack 4.13.1 is the last release that installs on Python 3.11, but its KMS calls

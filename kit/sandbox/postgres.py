@@ -24,11 +24,11 @@ import psycopg
 from psycopg import sql
 
 from kit import settings
-from kit.deploy.toolchain import postgres_bindir
 from kit.errors import SandboxError, ToolchainError
 from kit.sandbox import pgauth
 from kit.sandbox.ports import free_port
 from kit.sandbox.process import ManagedProcess
+from kit.toolchain import postgres_bindir
 
 READY_TIMEOUT = 30.0
 SERVER_SETTINGS = {

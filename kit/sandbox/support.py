@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kit.sandbox import cgroup
 from kit.sandbox.view import View
-from kit.workload import runtime
+from kit.toolchain import runtime
 
 # What the sandbox's init may do as root before it drops to the user: hand the workspace
 # and /tmp over, read the solution whatever its modes, change users, empty the bounding set,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kit.workload import aws
+from kit import aws
 
 
 def _queues(sqs: Any) -> None:

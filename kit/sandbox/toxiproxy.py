@@ -13,10 +13,10 @@ from typing import Any
 
 import requests
 
-from kit.deploy.toolchain import toxiproxy_binary
 from kit.errors import SandboxError, ToolchainError
 from kit.sandbox.ports import free_port, is_listening
 from kit.sandbox.process import ManagedProcess
+from kit.toolchain import toxiproxy_binary
 
 READY_TIMEOUT = 15.0
 

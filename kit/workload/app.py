@@ -23,8 +23,8 @@ from typing import Any
 
 import psycopg
 
+from kit.recorder import Recorder
 from kit.workload.api import Described, Send
-from kit.workload.recorder import Recorder
 
 READ_SECONDS = 0.5
 RETRY_SECONDS = 0.1

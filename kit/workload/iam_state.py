@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
+from kit.aws import ACCOUNT_ID, HARNESS_ARN, REGION
 from kit.workload import resource_policies
-from kit.workload.aws import ACCOUNT_ID, HARNESS_ARN, REGION
 
 # Resources the solution never mentions: any permission on them is an over-grant.
 DECOYS = {

@@ -16,9 +16,9 @@ import psycopg
 from psycopg import errors, sql
 from psycopg.rows import dict_row
 
+from kit.recorder import Recorder
 from kit.workload import harm
 from kit.workload.final import object_row, plain
-from kit.workload.recorder import Recorder
 
 POLL_SECONDS = 0.05
 RECONNECTS = 20  # sessions the solution may take from the observer before it gives up

@@ -7,8 +7,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from kit.recorder import Recorder
 from kit.workload.api import Described, Send
-from kit.workload.recorder import Recorder
 
 
 def single_send_keys(plan: list[Send], describe: Any) -> frozenset[str]:

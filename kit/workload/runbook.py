@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from kit.errors import SandboxError
+from kit.recorder import Recorder
 from kit.sandbox.confine import Confinement
 from kit.sandbox.confined import Confined
-from kit.workload.recorder import Recorder
 from kit.workload.supervisor import spawn
 
 TAIL_LINES = 15

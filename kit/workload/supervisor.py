@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kit.errors import SandboxError
+from kit.recorder import Recorder
 from kit.sandbox.confine import Confinement
 from kit.sandbox.confined import Confined
 from kit.sandbox.process import log_tail, signal_group
-from kit.workload import runtime
-from kit.workload.recorder import Recorder
+from kit.toolchain import runtime
 
 RESTART_BACKOFF_MAX = 1.0
 STARTUP_SECONDS = 3.0

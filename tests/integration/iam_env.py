@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
+from kit import aws
 from kit.faults import FAULTS, FaultContext
+from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
-from kit.scenario import Fault
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 ACCT = aws.ACCOUNT_ID
 names = itertools.count()

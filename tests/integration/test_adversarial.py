@@ -24,8 +24,8 @@ from kit.history import History
 from kit.sandbox import identity
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.support import missing
+from kit.toolchain import runtime
 from kit.validate import Row, validate
-from kit.workload import runtime
 from tests.conftest import ROOT
 from tests.integration import (
     test_adversarial_blame,

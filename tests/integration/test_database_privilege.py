@@ -21,11 +21,11 @@ import psycopg
 import pytest
 from psycopg import errors
 
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.postgres import KIT_READER, WORKLOAD_CONNECTION_LIMIT, Database, PostgresCluster
 from kit.sandbox.toxiproxy import Proxy
 from kit.workload.observer import Observer
-from kit.workload.recorder import Recorder
 from tests.integration.adversary import DATABASE_ESCAPES
 
 # What the red team ran from a worker, logged in as the superuser; and what a role that owns

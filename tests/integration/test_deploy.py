@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from kit import aws
 from kit.deploy.terraform import TIMEOUTS, DeployFailure, EnvironmentFailure, Terraform
 from kit.run.deploy import witness
 from kit.sandbox import Sandbox
-from kit.workload import aws
 from tests.conftest import ROOT
 from tests.integration.procs import alive, eventually, tree
 

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from kit import probes
-from kit.deploy import localstack_install
+from kit import aws, probes
 from kit.sandbox import Sandbox
-from kit.workload import aws
+from kit.toolchain import localstack_install
 from tests.conftest import ROOT
 
 EMULATORS = ("moto", "localstack")

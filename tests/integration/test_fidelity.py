@@ -14,9 +14,9 @@ import boto3
 import botocore.exceptions
 import pytest
 
+from kit import aws
 from kit.deploy.terraform import Terraform
 from kit.sandbox import Sandbox
-from kit.workload import aws
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ import json
 import pytest
 from botocore.exceptions import ClientError
 
+from kit import aws
 from kit.sandbox import Sandbox
-from kit.workload import aws
 
 
 @pytest.fixture(scope="module")

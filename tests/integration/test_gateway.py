@@ -11,10 +11,10 @@ import json
 import pytest
 import requests
 
+from kit import aws
 from kit.gateway.server import Gateway
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 
 @pytest.fixture(scope="module")

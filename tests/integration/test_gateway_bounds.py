@@ -22,14 +22,14 @@ import botocore.exceptions
 import psutil
 import pytest
 
+from kit import aws
 from kit.gateway import limits
 from kit.gateway import server as gateway_server
 from kit.gateway.server import Gateway
 from kit.history import MAX_KEY_ID
+from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.netns import WorkerNetwork
-from kit.workload import aws
-from kit.workload.recorder import Recorder
 
 MiB = 1024 * 1024
 AUTH = ("AWS4-HMAC-SHA256 Credential={key}/20261201/us-east-1/sqs/aws4_request, "

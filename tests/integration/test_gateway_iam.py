@@ -14,9 +14,9 @@ import pytest
 import requests
 from botocore.parsers import create_parser
 
+from kit import aws
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
-from kit.workload import aws
 from tests.integration.iam_env import (
     ACCT,
     Env,

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from kit import aws
 from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
-from kit.scenario import Fault
-from kit.workload import aws
 from tests.integration.iam_env import Env, gateway, sandbox_env
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import assumed_role as _role

@@ -13,9 +13,9 @@ from typing import Any
 import botocore.exceptions
 import pytest
 
+from kit import aws
 from kit.deploy.evidence import Witness
 from kit.sandbox.moto import MotoServer
-from kit.workload import aws
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from kit import crosscheck, scenario
-from kit.deploy import localstack_install
+from kit import aws, crosscheck, scenario
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.sandbox.localstack import LocalStackServer
+from kit.toolchain import localstack_install
 from kit.variants import load_all, materialize
-from kit.workload import aws
 
 SCENARIOS = [name for name in scenario.known() if scenario.load(name).root == scenario.ROOT]
 # The fault each scenario runs under in `make test`: a killed worker exercises the

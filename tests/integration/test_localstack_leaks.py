@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.deploy import localstack_install
 from kit.errors import SandboxError
 from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox, localstack
+from kit.toolchain import localstack_install
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import living_under
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from kit import aws
 from kit.deploy.terraform import Terraform
 from kit.sandbox import Sandbox
 from kit.scenario import MODULES
-from kit.workload import aws
 
 NAMES = sorted(p.name for p in MODULES.iterdir() if p.is_dir())
 

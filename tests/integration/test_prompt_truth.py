@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from kit import scenario
+from kit import aws, scenario
 from kit.history import History
 from kit.run.pipeline import run_once
 from kit.sandbox.postgres import WORKLOAD_CONNECTION_LIMIT
-from kit.workload import aws
 
 PROBE = '''import json as _json, os as _os, sys as _sys
 import boto3 as _boto3, psycopg as _psycopg

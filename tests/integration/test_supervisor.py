@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from kit.recorder import Recorder
 from kit.sandbox import cgroup, identity
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.support import support
 from kit.sandbox.view import View
-from kit.workload.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 
 LIMIT = 8

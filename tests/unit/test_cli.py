@@ -79,7 +79,7 @@ def test_emulator_flags_are_checked_before_anything_starts(
 
 def test_doctor_lists_localstack_as_optional(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from kit.deploy import localstack_install
+    from kit.toolchain import localstack_install
 
     monkeypatch.setenv("KIT_CACHE", str(tmp_path))
     pieces = cli._optional_pieces()

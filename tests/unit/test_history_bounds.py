@@ -8,7 +8,7 @@ import json
 import pytest
 
 from kit.history import MAX_ITEMS, MAX_KEY_ID, MAX_TEXT, HistoryError, bounded, clip
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 
 def test_short_text_is_kept_whole() -> None:

@@ -18,9 +18,9 @@ from typing import Any
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict
 
+from kit import aws
 from kit.faults.base import FaultContext, FaultKind
 from kit.faults.iam.documents import VERSION, parse
-from kit.workload import aws
 
 PROBE_PROCESS = "kit"
 

@@ -15,12 +15,11 @@ import pytest
 import yaml
 
 import kit.checks
-from kit import scenario
+from kit import reward, scenario
 from kit.checks import INVARIANTS, invariants
 from kit.errors import InputError
 from kit.history import History
-from kit.report import reward
-from kit.report.reward import RewardSpec
+from kit.reward import RewardSpec
 from kit.run.judge import judge
 
 from .builder import SCENARIO, HistoryBuilder

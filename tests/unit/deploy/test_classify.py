@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kit import settings
-from kit.deploy import divergences, toolchain
+from kit import settings, toolchain
+from kit.deploy import divergences
 from kit.deploy.command import Completed
 from kit.deploy.evidence import Evidence
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, classify

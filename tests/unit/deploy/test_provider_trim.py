@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kit.deploy import provider_trim
 from kit.errors import ToolchainError
+from kit.toolchain import provider_trim
 
 M = provider_trim.MODULE
 

@@ -13,8 +13,8 @@ from botocore.exceptions import ClientError
 
 from kit.faults import FAULTS, FaultContext
 from kit.faults.rds import DrillHooks
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 
 IDENTIFIER = "orders-db"
 

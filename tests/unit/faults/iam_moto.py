@@ -14,13 +14,13 @@ from typing import Any
 
 import boto3
 
+from kit.aws import HARNESS_ARN
 from kit.faults import FAULTS, FaultContext
 from kit.faults.base import FaultKind
 from kit.faults.iam.documents import parse
+from kit.faults.spec import Fault
 from kit.iam import Request, evaluate
-from kit.scenario import Fault
-from kit.workload.aws import HARNESS_ARN
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 REGION = "us-east-1"
 names = itertools.count()

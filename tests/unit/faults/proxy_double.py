@@ -8,8 +8,8 @@ import threading
 from typing import Any
 
 from kit.faults import FAULTS, FaultContext
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 
 
 class ProxyState:

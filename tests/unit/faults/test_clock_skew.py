@@ -13,10 +13,10 @@ from botocore.exceptions import EndpointConnectionError
 
 from kit.faults.base import FaultBroken, FaultContext
 from kit.faults.clock import ClockSkew, SkewParams, draw_offset
+from kit.faults.spec import Fault
 from kit.gateway import sigv4
 from kit.gateway.server import Gateway
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 from kit.workload.supervisor import Supervisor
 from tests.unit.gateway.wire import KEY, SECRET, capture
 

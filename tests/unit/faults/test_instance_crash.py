@@ -9,8 +9,8 @@ import pytest
 
 from kit.faults import FAULTS, FaultContext, FaultNotInjected
 from kit.faults.base import FaultBroken
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 from tests.unit.faults.drill_double import IDENTIFIER, Drill
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from kit.faults import FAULTS, FaultContext, FaultNotInjected
 from kit.faults.messages import LostDeletes
+from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 from kit.faults import FAULTS, FaultContext, References
 from kit.faults.base import FaultKind
 from kit.faults.iam.resource_deny import DenyParams
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 
 # The kinds whose params name scenario resources (checked when the scenario loads).
 REFERENCING = {"resource_deny"}

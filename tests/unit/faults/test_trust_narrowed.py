@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kit.aws import HARNESS_ARN
 from kit.faults.iam.documents import parse
 from kit.iam import can_assume
-from kit.workload.aws import HARNESS_ARN
 from tests.unit.faults.iam_moto import Admin, allow, make_fault, role
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from kit.faults import FAULTS, FaultContext, FaultKind, Nemesis
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 
 # What a kind may define: its parameters, its aim, its timing, and the acts of the fault.
 # Anything else public (a hook the run would consult before the fault) must be reviewed.

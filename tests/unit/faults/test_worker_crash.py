@@ -10,8 +10,8 @@ import pytest
 
 from kit.faults import FAULTS, FaultContext, FaultNotInjected
 from kit.faults.process import WorkerCrash
-from kit.scenario import Fault
-from kit.workload.recorder import Recorder
+from kit.faults.spec import Fault
+from kit.recorder import Recorder
 
 
 class Workers:

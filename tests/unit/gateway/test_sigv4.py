@@ -10,7 +10,7 @@ import pytest
 
 from kit.gateway import sigv4
 from kit.gateway.server import Gateway
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 from tests.unit.gateway.wire import KEY, SECRET, Wire, capture, query
 
 

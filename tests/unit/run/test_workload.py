@@ -13,9 +13,9 @@ import pytest
 
 from kit.errors import KitError
 from kit.faults import FaultContext
+from kit.recorder import Recorder
 from kit.run import fault, workload
 from kit.run.context import Stages
-from kit.workload.recorder import Recorder
 
 
 class FakeKind:

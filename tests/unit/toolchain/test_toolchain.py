@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from kit import cli, settings
-from kit.deploy import toolchain
+from kit import cli, settings, toolchain
 
 
 def test_replace_lines_of_single_and_block_forms() -> None:

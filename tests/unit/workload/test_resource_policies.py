@@ -17,8 +17,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from kit.aws import ACCOUNT_ID, REGION
 from kit.workload import iam_state
-from kit.workload.aws import ACCOUNT_ID, REGION
 
 QUEUE_POLICY = {"Version": "2012-10-17", "Statement": [{
     "Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT_ID}:role/worker"},

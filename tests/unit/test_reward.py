@@ -1,4 +1,4 @@
-"""The reward's stated properties (kit/report/reward.py), over synthetic runs and histories."""
+"""The reward's stated properties (kit/reward.py), over synthetic runs and histories."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kit import scenario
 from kit.checks import CheckResult, run_checks, worst
 from kit.history import Effect, FinalState, make_history
 from kit.report import document
-from kit.report.reward import RewardSpec, reward, run_score
+from kit.reward import RewardSpec, reward, run_score
 from kit.run.result import RunResult
 
 SC = scenario.load("order-pipeline")

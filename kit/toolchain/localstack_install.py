@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kit import settings
-from kit.workload.runtime import checked_output
+from kit.toolchain.runtime import checked_output
 
 VERSION = "4.13.1"
 REQUIREMENT = f"localstack-core[runtime]=={VERSION}"

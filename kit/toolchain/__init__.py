@@ -5,6 +5,12 @@ registry here. Builds run in a wrapper module (the provider's go.mod may carry `
 lines that `go install` refuses), write to a `.partial` file and are renamed into the
 mirror only when complete, so an interrupted build never leaves a broken binary behind and
 a rerun resumes from Go's build cache.
+
+The package is the kit's foundation for what it runs rather than imports: this module
+(where each tool is, `kit setup`), the provider's build-time edits (provider_patches,
+provider_trim), LocalStack's install (localstack_install) and the workers' Python
+(runtime). It imports only kit.settings and kit.errors, so the sandbox, the RDS data
+plane, deploy and the workload all build on it (tests/unit/test_layers.py).
 """
 
 from __future__ import annotations
@@ -22,9 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit import settings
-from kit.deploy import provider_patches
 from kit.errors import ToolchainError
-from kit.workload import runtime
+from kit.toolchain import provider_patches, runtime
 
 Log = Callable[[str], None]
 PATCHES = {"aws": provider_patches.AWS}

@@ -9,7 +9,7 @@ for every terraform command). It changes timing, never what is created or checke
 
 Edits are applied to a copy of the module source (the module cache is never modified);
 each edit names an exact anchor and the build fails loudly if the anchor is gone. A
-`Patch` may also trim the provider to a set of services (kit/deploy/provider_trim.py).
+`Patch` may also trim the provider to a set of services (kit/toolchain/provider_trim.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from kit.deploy import provider_trim
 from kit.errors import ToolchainError
+from kit.toolchain import provider_trim
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def patched_source(module_dir: Path, patch: Patch, workdir: Path) -> Path:
         if original.count(edit.anchor) != 1:
             raise ToolchainError(f"provider patch: the anchor in {edit.path} occurs "
                                  f"{original.count(edit.anchor)} times (expected once); the "
-                                 "provider revision changed: update kit/deploy/provider_patches.py")
+                                 "provider revision changed: update "
+                                 "kit/toolchain/provider_patches.py")
         path.chmod(0o644)
         path.write_text(original.replace(edit.anchor, edit.replacement))
     if patch.services:

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from kit import settings
 from kit.deploy.override import SERVICES, endpoint_env
-from kit.deploy.toolchain import provider_path
 from kit.errors import ToolchainError
 from kit.sandbox import identity
 from kit.sandbox.confine import Confinement
@@ -29,6 +28,7 @@ from kit.sandbox.emulator import Routes
 from kit.sandbox.limits import DEPLOY
 from kit.sandbox.process import ManagedProcess
 from kit.sandbox.view import View
+from kit.toolchain import provider_path
 
 READY_TIMEOUT = 120.0
 _REATTACH = re.compile(r"TF_REATTACH_PROVIDERS='(\{.*\})'")

@@ -1,6 +1,6 @@
 """The scalar reward of an evaluation: behaviour under the faults, not the happy path.
 
-Properties (each is tested in tests/unit/report/test_reward.py):
+Properties (each is tested in tests/unit/test_reward.py):
 
 1. A solution that passes every invariant of every judged run gets 1.0.
 2. A run in which a `gate` invariant fails (the solution was refused by the static gate,

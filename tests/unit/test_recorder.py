@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import threading
 
-from kit.workload.recorder import Recorder
+from kit.recorder import Recorder
 
 
 def test_ops_are_indexed_in_order_and_become_a_history() -> None:

@@ -99,7 +99,7 @@ def _rewrite_clients(text: str, used: set[str]) -> str:
     body_start = _METHOD.search(text)
     if body_start is None:
         raise ToolchainError(f"provider trim: no client accessor found in {CLIENTS}; the "
-                             "provider revision changed: update kit/deploy/provider_trim.py")
+                             "provider revision changed: update kit/toolchain/provider_trim.py")
     head = text[:body_start.start()]
 
     def keep_import(match: re.Match[str]) -> str:
@@ -129,7 +129,7 @@ def trim(source: Path, services: tuple[str, ...] = SERVICES) -> dict[str, object
     missing = [s for s in services if not (source / "internal" / "service" / s).is_dir()]
     if missing:
         raise ToolchainError(f"provider trim: no internal/service/{missing[0]} in the "
-                             "provider source; fix SERVICES in kit/deploy/provider_trim.py")
+                             "provider source; fix SERVICES in kit/toolchain/provider_trim.py")
     types = catalogue(source)
     service_list = source / SERVICE_LIST
     service_list.chmod(0o644)
