@@ -8,13 +8,14 @@ its 10-seed record is in docs/benchmarks.md.
 One test per row, one run each, in one sandbox per module and xdist worker (reset between
 runs, as `kit validate` reuses one per job): the parallel phase balances them across its
 workers, and at most one run per worker keeps the machine's load at that of the 4 jobs the
-tier ran in alone before; the golden rows under a drill's incident, whose RTO is a few
-seconds, are serial (`_load_sensitive`)."""
+tier ran in alone before. The golden rows under a drill's incident, whose RTO is a few
+seconds, are serial (`_load_sensitive`): one test that runs them at once, alone."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -40,17 +41,19 @@ def _load_sensitive(sc: scenario.Scenario, row: Row) -> bool:
 
 
 def _rows() -> list:
-    """One parameter per row: the quick tier's, then the slow tier's (marked slow); the
-    load-sensitive ones marked serial (run alone, after the parallel phase)."""
+    """One parameter per row: the quick tier's (but the load-sensitive ones, which are
+    test_a_drills_goldens_under_its_incidents's), then the slow tier's (marked slow, and
+    serial where load-sensitive)."""
     params = []
     for name in SCENARIOS:
         sc = scenario.load(name)
         quick, slow = tiers(sc)
-        params += [pytest.param(name, row.subject, row.fault,
-                                id=f"{name}:{row.subject}:{row.fault}",
-                                marks=[pytest.mark.slow] * (row in slow)
-                                + [pytest.mark.serial] * _load_sensitive(sc, row))
-                   for row in quick + slow]
+        for row in quick + slow:
+            marks = ([pytest.mark.slow] if row in slow else []) + (
+                [pytest.mark.serial] if _load_sensitive(sc, row) else [])
+            if row in slow or not _load_sensitive(sc, row):
+                params.append(pytest.param(name, row.subject, row.fault, marks=marks,
+                                           id=f"{name}:{row.subject}:{row.fault}"))
     return params
 
 
@@ -66,23 +69,57 @@ def sandbox() -> Iterator[Sandbox]:
         yield sb
 
 
+def _run(sc: scenario.Scenario, row: Row, out: Path, sandbox: Sandbox) -> None:
+    """Run the row once in `sandbox`, as `kit validate` runs it, and check it."""
+    run_dir = out / row.subject / f"{row.fault}-seed{SEED}"
+    with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:  # as `kit validate`
+        solution = sc.golden if row.subject == "golden" else materialize(
+            sc, next(v for v in load_all(sc) if v.name == row.subject),
+            Path(tmp) / "solution")
+        row.runs.append(run_once(sc, solution, row.fault, SEED, run_dir, sandbox))
+    _check(sc, row)
+
+
+def _check(sc: scenario.Scenario, row: Row) -> None:
+    """The row's run as the matrix would have it; a golden judged on every invariant."""
+    assert row.ok, f"{row.subject}/{row.fault}: {row.statuses} {_explain(row.runs[0])}"
+    if row.subject == "golden":
+        assert set(sc.invariants) <= set(row.runs[0].results)
+        assert (Path(row.runs[0].run_dir) / "history.json").exists()
+
+
+def _row(sc: scenario.Scenario, subject: str, fault: str) -> Row:
+    quick, slow = tiers(sc)
+    return next(r for r in quick + slow if (r.subject, r.fault) == (subject, fault))
+
+
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(("name", "subject", "fault"), _rows())
 def test_a_row_of_the_kill_matrix(tmp_path: Path, sandbox: Sandbox, name: str,
                                   subject: str, fault: str) -> None:
     sc = scenario.load(name)
-    variants = {v.name: v for v in load_all(sc)}
-    quick, slow = tiers(sc, list(variants.values()))
-    row = next(r for r in quick + slow if (r.subject, r.fault) == (subject, fault))
-    run_dir = tmp_path / subject / f"{fault}-seed{SEED}"
-    with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:  # as `kit validate`
-        solution = sc.golden if subject == "golden" else materialize(
-            sc, variants[subject], Path(tmp) / "solution")
-        row.runs.append(run_once(sc, solution, fault, SEED, run_dir, sandbox))
-    assert row.ok, f"{subject}/{fault}: {row.statuses} {_explain(row.runs[0])}"
-    if subject == "golden":  # judged on every invariant, not stopped early
-        assert set(sc.invariants) <= set(row.runs[0].results)
-        assert (run_dir / "history.json").exists()
+    _run(sc, _row(sc, subject, fault), tmp_path, sandbox)
+
+
+DRILLS = [name for name in SCENARIOS if scenario.load(name).workload.kind == "drill"]
+
+
+# Serial, and its rows at once (a sandbox each), as the tier ran alone with 4 jobs before:
+# alone, 3 s of the 6 s RTO is left (2.7 to 2.8 s to the first write, load 5 to 7).
+@pytest.mark.serial
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", DRILLS)
+def test_a_drills_goldens_under_its_incidents(tmp_path: Path, name: str) -> None:
+    sc = scenario.load(name)
+    rows = [row for row in tiers(sc)[0] if _load_sensitive(sc, row)]
+    assert rows, f"{name}: no golden row under an incident"
+
+    def one(row: Row) -> None:
+        with Sandbox(provider=True) as sandbox:  # in its thread, as `kit validate` does
+            _run(sc, row, tmp_path, sandbox)
+
+    with ThreadPoolExecutor(max_workers=len(rows), thread_name_prefix="drill") as pool:
+        list(pool.map(one, rows))
 
 
 def test_a_checker_broken_on_purpose_lets_its_variant_survive(
@@ -95,3 +132,5 @@ def test_a_checker_broken_on_purpose_lets_its_variant_survive(
     sc = scenario.load("order-pipeline")
     rows: list[Row] = validate(sc, tmp_path, only={"delete-before-commit"})
     assert [row.subject for row in rows if not row.ok] == ["delete-before-commit"]
+    with pytest.raises(AssertionError, match="delete-before-commit/worker_crash"):
+        _check(sc, rows[0])  # and a row test would fail on it
