@@ -42,6 +42,8 @@ class Peak(threading.Thread):
             self.threads = max(self.threads, self.me.num_threads())
 
 
+# Serial: 9,600 connections asked at once are a hostile load, like test_adversarial's fork
+# bomb, which the timing bounds of other tests must not share the cores with.
 @pytest.mark.serial
 @pytest.mark.timeout(600)
 def test_a_connection_hoarder_is_caught_and_costs_the_kit_only_its_allowance(

@@ -28,7 +28,8 @@ def _said(out: Path) -> list[str]:
             for line in log.read_text(errors="replace").splitlines() if PREFIX in line]
 
 
-@pytest.mark.serial
+# Parallel: one run, refused at each attempt; its orphan check (adversary.survivors) is the
+# one test_adversarial_iam already runs in the parallel phase.
 @pytest.mark.timeout(900)
 def test_a_database_shell_is_refused_caught_and_leaves_nothing(tmp_path: Path) -> None:
     before, since = processes(), time.time()

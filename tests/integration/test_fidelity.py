@@ -345,16 +345,20 @@ def test_subnets_filter_by_their_ipv6_association(sandbox: Sandbox) -> None:
     """AWS EC2 API reference, DescribeSubnets: filters
     ipv6-cidr-block-association.association-id, .ipv6-cidr-block and .state."""
     ec2 = aws.client("ec2", sandbox.moto.url)
-    subnet_id, _ = _dual_stack_subnet(ec2)
+    subnet_id, vpc_id = _dual_stack_subnet(ec2)
     association = ec2.describe_subnets(SubnetIds=[subnet_id])["Subnets"][0][
         "Ipv6CidrBlockAssociationSet"][0]
     # SubnetCidrBlockState.State is a word (moto put the whole structure there).
     assert association["Ipv6CidrBlockState"] == {"State": "associated"}
+    # Within this test's VPC: the module's sandbox holds the dual-stack subnets of the
+    # tests that ran before it on this worker (whatever order xdist gave them).
+    mine = {"Name": "vpc-id", "Values": [vpc_id]}
     for name, value in (("association-id", association["AssociationId"]),
                         ("ipv6-cidr-block", association["Ipv6CidrBlock"]),
                         ("state", "associated")):
         found = ec2.describe_subnets(Filters=[{
-            "Name": f"ipv6-cidr-block-association.{name}", "Values": [value]}])["Subnets"]
+            "Name": f"ipv6-cidr-block-association.{name}", "Values": [value]},
+            mine])["Subnets"]
         assert [s["SubnetId"] for s in found] == [subnet_id], name
     assert ec2.describe_subnets(Filters=[{
         "Name": "ipv6-cidr-block-association.association-id",
