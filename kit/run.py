@@ -188,9 +188,9 @@ def _judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult]
     registry = scenario.registry
     # A solution stopped by the gate, or that did not deploy, is judged on that alone:
     # nothing else ran.
-    if any(op.value["violations"] for op in history.of_kind("gate")):
+    if any(op.value.violations for op in history.of_kind("gate")):
         return run_checks(history, {"deploy.allowed_constructs": {}}, registry), None
-    if not all(op.value.get("ok") for op in history.of_kind("deploy")):
+    if not all(op.value.ok for op in history.of_kind("deploy")):
         return run_checks(history, {k: {} for k in GATE_AND_DEPLOY}, registry), None
     always = {k: {} for k in ALWAYS}
     static = {k: v for k, v in scenario.params.items() if k in STATIC}
@@ -228,7 +228,7 @@ def _confinement(history: History) -> dict[str, Any]:
     could not give."""
     lacking = support.missing()
     return {"complete": not lacking, "missing": lacking,
-            "roles": {op.value["role"]: op.value for op in history.of_kind("confinement")}}
+            "roles": {op.value.role: op.value.as_dict() for op in history.of_kind("confinement")}}
 
 
 def _usage(scenario: Scenario, history: History) -> dict[str, Any] | None:

@@ -43,7 +43,7 @@ def check_effects_once(history: History, params: Params) -> CheckResult:
     if final is None or final.effects is None or (totals and final.tables is None):
         return error(EFFECTS_ONCE, "the final effects (and totals) were not read: cannot "
                      "compare effects with what was sent", p)
-    poison_keys = {op.value["key"] for op in s.poison} - {None}
+    poison_keys = {op.value.key for op in s.poison} - {None}
     rows = final.effects
 
     # Duplicated: a key held by more than one effect row (a table without a primary key,
@@ -65,7 +65,7 @@ def check_effects_once(history: History, params: Params) -> CheckResult:
             target = poison_recorded if row.key in poison_keys else never_sent
             target.append({"key": row.key, **row.fields})
             continue
-        for name, value in op.value["fields"].items():
+        for name, value in op.value.fields.items():
             if name in row.fields and row.fields[name] != value:
                 wrong_value.append({"key": row.key, "field": name, "sent": value,
                                     "recorded": row.fields[name]})
@@ -99,7 +99,7 @@ def _wrong_totals(totals: dict[str, str], final: FinalState, per_key: Counter,
     for key in per_key:
         op = valid.get(key) if key is not None else None
         if op is not None:
-            fields = op.value["fields"]
+            fields = op.value.fields
             expected[fields[totals["key"]]] += fields[totals["sum"]]
     actual = {row.get(totals["key"]): row.get(totals["value"])
               for row in (final.tables or {}).get(totals["table"], [])}

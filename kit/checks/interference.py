@@ -20,7 +20,8 @@ KIT_UNHARMED = "workload.kit_unharmed"
 def check_kit_unharmed(history: History, params: Params) -> CheckResult:
     """workload.kit_unharmed: the solution harmed none of the kit's own sessions."""
     p = resolve(KIT_UNHARMED, params, {})
-    harmed = [{"process": op.process, **op.value} for op in history.of_kind("interference")]
+    harmed = [{"process": op.process, **op.value.as_dict()}
+              for op in history.of_kind("interference")]
     # Pass rule: no interference op.
     if not harmed:
         return judged(KIT_UNHARMED, True, "the kit's own sessions were left alone",

@@ -11,7 +11,7 @@ def test_ops_are_indexed_in_order_and_become_a_history() -> None:
     rec.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
     history = rec.history(None)
     assert [op.index for op in history.ops] == [0, 1]
-    assert history.ops[1].value["ok"] is True
+    assert history.ops[1].value.ok is True
     assert rec.count("deploy") == 1
 
 
