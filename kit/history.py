@@ -160,11 +160,17 @@ class Value(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
+# One model per op kind. Fields are declared in the order the kit records them: a saved op
+# writes its fields in that order (then any others, as recorded).
 class Phase(Value):
+    """The run entered a phase."""
+
     name: str  # "deploy" / "workload" / "recover" / "observe"
 
 
 class Deploy(Value):
+    """A deploy stage ended (ok or not; kit_error when the kit broke it)."""
+
     ok: bool
     stage: str
     diagnostics: list[Any]
@@ -172,10 +178,14 @@ class Deploy(Value):
 
 
 class Gate(Value):
+    """The static gate's verdict on the solution (no violations: admitted)."""
+
     violations: list[Any]
 
 
 class Send(Value):
+    """The producer's message, as the scenario's describe() sees its body."""
+
     message_id: str
     duplicate_of: str | None
     body: str
@@ -195,38 +205,52 @@ class Send(Value):
 
 
 class SendFailed(Value):
+    """A send AWS refused: why, and the body it carried."""
+
     error: str
     body: str
 
 
 class Receive(Value):
+    """A worker received a message (as the gateway saw the reply)."""
+
     message_id: str
     key: str | None
     receive_count: int
     group: str | None = None
-    injected: bool | None = None
+    injected: bool = False  # the nemesis fabricated this delivery
 
 
 class Delete(Value):
+    """A worker's delete of a message succeeded."""
+
     message_id: str
 
 
 class ChangeVisibility(Value):
+    """A worker changed a message's visibility timeout (0 releases it)."""
+
     message_id: str
     timeout: int | float
 
 
 class Recorded(Value):
+    """The observer first saw this effect row."""
+
     key: str
     fields: dict[str, Any]
 
 
 class WorkerStart(Value):
+    """The kit started a worker session."""
+
     worker: str
     pid: int
 
 
 class WorkerExit(Value):
+    """A worker session ended (its code or signal)."""
+
     worker: str
     pid: int
     code: int | None = None
@@ -235,75 +259,106 @@ class WorkerExit(Value):
 
 
 class CrashLoop(Value):
+    """The workers kept exiting early: the run stopped."""
+
     exits: list[Any]
     output: dict[str, Any]
 
 
 class FaultStart(Value):
+    """The nemesis injected the run's fault."""
+
     fault: str
     detail: Any
 
 
 class FaultEnd(FaultStart):
-    pass
+    """The nemesis healed the run's fault."""
 
 
 class FaultNotInjected(Value):
+    """The workload never reached the state the fault needs."""
+
     fault: str
     reason: str
 
 
 class Write(Value):
+    """The drill application's write was acknowledged."""
+
     key: str
     fields: dict[str, Any]
     endpoint: str
 
 
-class WriteFailed(Value):
+class WriteFailed(Value):  # fields in the order the application records them
+    """A write certainly not committed, and why."""
+
     key: str
+    fields: dict[str, Any] | None = None
+    endpoint: str | None = None
     error: str
 
 
 class Incident(Value):
+    """The incident as the runbook got it."""
+
     fault: str
     detail: dict[str, Any]
 
 
 class RunbookExit(Value):
+    """The runbook ended (code None: killed at its timeout)."""
+
     code: int | None
     timed_out: bool
     output: list[Any]
 
 
 class RdsEvent(Value):
+    """What the RDS data plane did (detail fields beyond these kept)."""
+
     instance: str
     event: str
 
 
 class RequestRefused(Value):
+    """The gateway refused a request (sampled; occurrence counts them)."""
+
     occurrence: int | None = None
     code: str
     reason: str
 
 
 class ConnectionRefused(Value):
+    """The workers' relay refused a connection over the run's cap."""
+
     port: int
     refused: int
     limit: int
 
 
 class Interference(Value):  # kit/workload/harm.py
+    """The solution harmed one of the kit's own sessions."""
+
     target: str
     cause: str
 
 
-class Authz(Value):
+class Authz(Value):  # kit/gateway/guard.py: every field bounded
+    """The gateway's authorization decision on one call."""
+
     action: str | None = None
+    operation: str | None = None
     resource: str | None = None
     decision: str | None = None
+    deciding: list[Any] | None = None
+    reason: str | None = None
 
 
 class Confinement(Value):
+    """How one role's processes are confined (every axis kept)."""
+
     role: str | None = None
 
 
