@@ -4,12 +4,12 @@ Jepsen's shape: the run appends ops in the order it learns of them; checkers are
 functions over the saved history and never talk to a service. A history saved with
 `History.save` can be re-checked offline with `History.load`.
 
-An op is `Op(index, time, process, type, kind, value)`. `index` is the position in the
-history (strictly increasing: the total order checkers use), `time` is seconds since the
-run started on a monotonic clock, `process` names who did it, `type` is Jepsen's
-invoke / ok / fail / info (the operation was asked for / happened / certainly did not
-happen / may or may not have happened; the kit records most events once they are known,
-as `ok`), `kind` is the function (Jepsen's `f`) and `value` carries the fields below.
+An op (`parse_op`) has index, time, process, type, kind and value. `index` is the
+position in the history (strictly increasing: the total order checkers use), `time` is
+seconds since the run started on a monotonic clock, `process` names who did it, `type`
+is Jepsen's invoke / ok / fail / info (the operation was asked for / happened / certainly
+did not happen / may or may not have happened; the kit records most events once they are
+known, as `ok`), `kind` is the function (Jepsen's `f`) and `value` carries the fields below.
 Worker process names are per session ("worker-0", and a restarted worker gets a new name
 such as "worker-0#1"), so calls are attributed to the process that made them.
 
@@ -392,7 +392,6 @@ VALUES: dict[str, type[Value]] = {
     "interference": Interference, "authz": Authz, "confinement": Confinement,
 }
 FAILED: dict[str, type[Value]] = {"send": SendFailed, "write": WriteFailed}
-KINDS = tuple(VALUES)
 
 
 def _op_model(tag: str, value: type[Value], kind: str, type_: str) -> Any:

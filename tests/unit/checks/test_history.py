@@ -127,3 +127,28 @@ def test_describe_body_keeps_fields_of_poison():
     facts = describe_body('{"order_id": "p-1", "customer_id": "c", "amount_cents": 0}')
     assert facts == {"key": "p-1", "valid": False, "fields": {
         "order_id": "p-1", "customer_id": "c", "amount_cents": 0}}
+
+
+def test_a_saved_history_with_a_malformed_op_names_it(tmp_path):
+    # A file save wrote is read in one pass; when that fails, the error still names the op.
+    doc = json.loads(healthy_run(seed=5).build().to_json())
+    receive = next(op for op in doc["ops"] if op["kind"] == "receive")
+    del receive["value"]["receive_count"]
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(HistoryError, match=rf"h.json: history is malformed: op "
+                                           rf"{receive['index']} \(ok receive by worker-\d"):
+        History.load(path)
+
+
+def test_ops_are_typed_by_kind_and_type():
+    h = healthy_run(seed=6).build()
+    sends = h.of_kind("send")
+    assert {type(op.value).__name__ for op in sends} == {"Send"}
+    assert all(isinstance(op.value.valid, bool) for op in sends)
+    other = parse_op({"index": 0, "time": 0.0, "process": "app", "kind": "write",
+                      "type": "info", "value": {"key": "t", "error": "cut"}})
+    assert type(other.value).__name__ == "Value" and other.value.error == "cut"
+    failed = parse_op({"index": 0, "time": 0.0, "process": "app", "kind": "write",
+                       "type": "fail", "value": {"key": "t", "error": "refused"}})
+    assert type(failed.value).__name__ == "WriteFailed"
