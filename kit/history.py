@@ -431,14 +431,16 @@ def _say(first: Any, ops: Any) -> str:
         return f"an op is {op!r}, expected an object"
     where = (f"op {op.get('index')} ({op.get('type', 'ok')} {op.get('kind')} by "
              f"{op.get('process')})")
-    loc = loc[1:] if loc and isinstance(loc[0], str) and (loc[0] in VALUES or "/" in loc[0]
-                                                         or loc[0] == "other") else loc
-    if loc[:1] == ["value"]:
-        loc = loc[1:]
-    name = ".".join(str(part) for part in loc)
-    if first["type"] == "missing":
+    if loc and isinstance(loc[0], str) and (loc[0] in VALUES or "/" in loc[0]
+                                            or loc[0] == "other"):
+        loc = loc[1:]  # the union's tag: the model the op was checked against
+    in_value = loc[:1] == ["value"]
+    name = ".".join(str(part) for part in (loc[1:] if in_value else loc))
+    if first["type"] == "missing" and in_value:
         return (f"{where}: missing field {name!r}; the models in kit/history.py list the "
                 f"fields of {op.get('kind')!r}")
+    if first["type"] == "missing":
+        return f"{where}: missing {name!r} (an op has index, time, process, kind, value)"
     if not name:
         return f"{where}: {first['msg'].removeprefix('Value error, ')}"
     return f"{where}: field {name!r} is {first['input']!r}: {first['msg']}"
