@@ -76,7 +76,7 @@ def main(calls: int = 300) -> dict[str, dict[str, float]]:
                 medians[kind] = {"direct_ms": round(direct, 2), "gateway_ms": round(gateway, 2),
                                  "overhead_ms": round(gateway - direct, 2),
                                  "ratio": round(gateway / direct, 2)}
-            decisions = sum(1 for op in gw.recorder.snapshot() if op["kind"] == "authz")
+            decisions = sum(1 for op in gw.recorder.snapshot() if op.kind == "authz")
             print(f"authz ops recorded: {decisions}")
     return medians
 

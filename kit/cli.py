@@ -284,8 +284,7 @@ def _drill_report(run: RunResult) -> None:
     path = Path(run.run_dir or ".") / "history.json"
     if not path.exists():
         return
-    lines = [event.line() for event in Timeline.of(
-        op.model_dump() for op in History.load(path).ops).events]
+    lines = [event.line() for event in Timeline.of(History.load(path).ops).events]
     (path.parent / "timeline.md").write_text(
         f"# Timeline: {run.scenario}, {run.fault}, seed {run.seed}\n\n```\n"
         + "\n".join(lines) + "\n```\n")

@@ -4,17 +4,17 @@ Jepsen's shape: the run appends ops in the order it learns of them; checkers are
 functions over the saved history and never talk to a service. A history saved with
 `History.save` can be re-checked offline with `History.load`.
 
-An op is `Op(index, time, process, type, kind, value)`. `index` is the position in the
-history (strictly increasing: the total order checkers use), `time` is seconds since the
-run started on a monotonic clock, `process` names who did it, `type` is Jepsen's
-invoke / ok / fail / info (the operation was asked for / happened / certainly did not
-happen / may or may not have happened; the kit records most events once they are known,
-as `ok`), `kind` is the function (Jepsen's `f`) and `value` carries the fields below.
+An op (`parse_op`) has index, time, process, type, kind and value. `index` is the
+position in the history (strictly increasing: the total order checkers use), `time` is
+seconds since the run started on a monotonic clock, `process` names who did it, `type`
+is Jepsen's invoke / ok / fail / info (the operation was asked for / happened / certainly
+did not happen / may or may not have happened; the kit records most events once they are
+known, as `ok`), `kind` is the function (Jepsen's `f`) and `value` carries the fields below.
 Worker process names are per session ("worker-0", and a restarted worker gets a new name
 such as "worker-0#1"), so calls are attributed to the process that made them.
 
 Messages are the scenario's: each scenario declares (scenario.yaml `messages`) the field
-that keys a message (`order_id`, `posting_id`) and the fields of its body; the scenario's
+that keys a message (an order's id, a posting's) and the fields of its body; the scenario's
 workload module turns a body into `key` (None when the body has none), `fields` and
 `valid` (poison is not valid). The checkers only ever see `key` and `fields`.
 
@@ -71,26 +71,40 @@ is recorded through `bounded`: cut to `MAX_TEXT` characters (an access key id to
 `MAX_KEY_ID`) with a marker saying how much was cut, lists to `MAX_ITEMS`, so a history
 stays small whatever a worker sends.
 
-Ops of other kinds are allowed (checkers ignore them); `ok` ops of the kinds above are
-checked for their fields when a history is built, so a ledger bug surfaces as a clear error
-naming the op instead of a KeyError inside a checker.
+Each kind above has its model (`VALUES`; a failed send or write says why instead, `FAILED`),
+and an op is the discriminated union of them picked by `kind` (and `type`): the recorder
+builds the typed op when it records it and loading a saved history builds them again, so a
+ledger bug surfaces at once as a clear error naming the op and its field instead of a
+KeyError inside a checker, and checkers read attributes (`op.value.key`). Ops of other
+kinds, and invoke / info ops, keep whatever fields they have (checkers ignore them).
 
 `FinalState` is what the kit read after quiescence. A field left as None means "not
 collected" (a checker that needs it returns verdict `error`), which is not the same as
 collected-and-empty.
 
-Format `kit.history/2`; `/1` histories (order fields instead of key and fields) are read
-and converted by `History.from_json`.
+Format `kit.history/2`. A `/1` history (one scenario's own fields instead of key and
+fields) is read through that scenario's `upgrade_history` (`History.load(path, upgrade=)`):
+the kit itself knows no scenario's fields.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 
 from kit.errors import KitError
 
@@ -102,50 +116,6 @@ class HistoryError(KitError):
     """A history is malformed (the ledger or the saved file is wrong, not the solution)."""
 
 
-# Field name -> allowed types, per op kind. `int` excludes bool (see `_type_ok`).
-_STR = (str,)
-_OPT_STR = (str, type(None))
-_INT = (int,)
-_OPT_INT = (int, type(None))
-_NUM = (int, float)
-_BOOL = (bool,)
-_DICT = (dict,)
-_ANY = (object,)
-
-REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
-    "phase": {"name": _STR},
-    "deploy": {"ok": _BOOL, "stage": _STR, "diagnostics": (list,)},
-    "send": {"message_id": _STR, "body": _STR, "key": _OPT_STR, "fields": _DICT,
-             "valid": _BOOL, "duplicate_of": _OPT_STR},
-    "receive": {"message_id": _STR, "key": _OPT_STR, "receive_count": _INT},
-    "delete": {"message_id": _STR},
-    "change_visibility": {"message_id": _STR, "timeout": _NUM},
-    "recorded": {"key": _STR, "fields": _DICT},
-    "worker_start": {"worker": _STR, "pid": _INT},
-    "worker_exit": {"worker": _STR, "pid": _INT},
-    "fault_start": {"fault": _STR, "detail": _ANY},
-    "fault_end": {"fault": _STR, "detail": _ANY},
-    "fault_not_injected": {"fault": _STR, "reason": _STR},
-    "write": {"key": _STR, "fields": _DICT, "endpoint": _STR},
-    "incident": {"fault": _STR, "detail": _DICT},
-    "runbook_exit": {"code": _OPT_INT, "timed_out": _BOOL, "output": (list,)},
-    "rds_event": {"instance": _STR, "event": _STR},
-    "request_refused": {"code": _STR, "reason": _STR},
-    "connection_refused": {"port": _INT, "limit": _INT, "refused": _INT},
-    "interference": {"target": _STR, "cause": _STR},  # kit/workload/harm.py
-}
-OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
-    "deploy": {"kit_error": _OPT_STR},
-    "send": {"queue": _STR, "group": _OPT_STR, "dedup_id": _OPT_STR},
-    "receive": {"injected": _BOOL, "group": _OPT_STR},
-    "worker_exit": {"code": _OPT_INT, "signal": _OPT_STR, "refused": _STR},
-}
-# A failed operation says why instead of what it produced.
-FAILED: dict[str, dict[str, tuple[type, ...]]] = {
-    "send": {"body": _STR, "error": _STR},
-    "write": {"key": _STR, "error": _STR},
-}
-KINDS = tuple(REQUIRED)
 OpType = Literal["invoke", "ok", "fail", "info"]
 
 
@@ -178,53 +148,312 @@ def bounded(value: Any, limit: int = MAX_TEXT) -> Any:
     return value
 
 
-def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
-    # bool is a subclass of int: True must not pass as an amount or a pid.
-    if isinstance(value, bool) and bool not in types and object not in types:
-        return False
-    return isinstance(value, types)
+class Value(BaseModel):
+    """The fields of one op. Strict (a bool is not an int, a number is not a str); fields
+    beyond the declared ones are kept. Optional fields the recorder did not set are not
+    written (ops are dumped `exclude_unset`), so a saved op holds exactly what was recorded."""
+
+    model_config = ConfigDict(frozen=True, extra="allow", strict=True)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as recorded (unset optional ones left out), for evidence."""
+        return self.model_dump(exclude_unset=True)
 
 
-def _type_names(types: tuple[type, ...]) -> str:
-    return " or ".join("null" if t is type(None) else t.__name__ for t in types)
+# One model per op kind. Fields are declared in the order the kit records them: a saved op
+# writes its fields in that order (then any others, as recorded).
+class Phase(Value):
+    """The run entered a phase."""
+
+    name: str  # "deploy" / "workload" / "recover" / "observe"
 
 
-class Op(BaseModel):
+class Deploy(Value):
+    """A deploy stage ended (ok or not; kit_error when the kit broke it)."""
+
+    ok: bool
+    stage: str
+    diagnostics: list[Any]
+    kit_error: str | None = None
+
+
+class Gate(Value):
+    """The static gate's verdict on the solution (no violations: admitted)."""
+
+    violations: list[Any]
+
+
+class Send(Value):
+    """The producer's message, as the scenario's describe() sees its body."""
+
+    message_id: str
+    duplicate_of: str | None
+    body: str
+    key: str | None
+    fields: dict[str, Any]
+    valid: bool
+    queue: str | None = None
+    group: str | None = None
+    dedup_id: str | None = None
+
+    @model_validator(mode="after")
+    def _valid_has_key(self) -> Send:
+        if self.valid and self.key is None:
+            raise ValueError("marked valid but has no key; a valid message always has one "
+                             "(the scenario's describe() decides both)")
+        return self
+
+
+class SendFailed(Value):
+    """A send AWS refused: why, and the body it carried."""
+
+    error: str
+    body: str
+
+
+class Receive(Value):
+    """A worker received a message (as the gateway saw the reply)."""
+
+    message_id: str
+    key: str | None
+    receive_count: int
+    group: str | None = None
+    injected: bool = False  # the nemesis fabricated this delivery
+
+
+class Delete(Value):
+    """A worker's delete of a message succeeded."""
+
+    message_id: str
+
+
+class ChangeVisibility(Value):
+    """A worker changed a message's visibility timeout (0 releases it)."""
+
+    message_id: str
+    timeout: int | float
+
+
+class Recorded(Value):
+    """The observer first saw this effect row."""
+
+    key: str
+    fields: dict[str, Any]
+
+
+class WorkerStart(Value):
+    """The kit started a worker session."""
+
+    worker: str
+    pid: int
+
+
+class WorkerExit(Value):
+    """A worker session ended (its code or signal)."""
+
+    worker: str
+    pid: int
+    code: int | None = None
+    signal: str | None = None
+    refused: str | None = None
+
+
+class CrashLoop(Value):
+    """The workers kept exiting early: the run stopped."""
+
+    exits: list[Any]
+    output: dict[str, Any]
+
+
+class FaultStart(Value):
+    """The nemesis injected the run's fault."""
+
+    fault: str
+    detail: Any
+
+
+class FaultEnd(FaultStart):
+    """The nemesis healed the run's fault."""
+
+
+class FaultNotInjected(Value):
+    """The workload never reached the state the fault needs."""
+
+    fault: str
+    reason: str
+
+
+class Write(Value):
+    """The drill application's write was acknowledged."""
+
+    key: str
+    fields: dict[str, Any]
+    endpoint: str
+
+
+class WriteFailed(Value):  # fields in the order the application records them
+    """A write certainly not committed, and why."""
+
+    key: str
+    fields: dict[str, Any] | None = None
+    endpoint: str | None = None
+    error: str
+
+
+class Incident(Value):
+    """The incident as the runbook got it."""
+
+    fault: str
+    detail: dict[str, Any]
+
+
+class RunbookExit(Value):
+    """The runbook ended (code None: killed at its timeout)."""
+
+    code: int | None
+    timed_out: bool
+    output: list[Any]
+
+
+class RdsEvent(Value):
+    """What the RDS data plane did (detail fields beyond these kept)."""
+
+    instance: str
+    event: str
+
+
+class RequestRefused(Value):
+    """The gateway refused a request (sampled; occurrence counts them)."""
+
+    occurrence: int | None = None
+    code: str
+    reason: str
+
+
+class ConnectionRefused(Value):
+    """The workers' relay refused a connection over the run's cap."""
+
+    port: int
+    refused: int
+    limit: int
+
+
+class Interference(Value):  # kit/workload/harm.py
+    """The solution harmed one of the kit's own sessions."""
+
+    target: str
+    cause: str
+
+
+class Authz(Value):  # kit/gateway/guard.py: every field bounded
+    """The gateway's authorization decision on one call."""
+
+    action: str | None = None
+    operation: str | None = None
+    resource: str | None = None
+    decision: str | None = None
+    deciding: list[Any] | None = None
+    reason: str | None = None
+
+
+class Confinement(Value):
+    """How one role's processes are confined (every axis kept)."""
+
+    role: str | None = None
+
+
+class _Op(BaseModel):
     """One event of the run: who did what, when, with which fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     index: int
     time: float
     process: str
     type: OpType = "ok"
     kind: str
-    value: dict[str, Any]
+    value: Value
 
     @property
     def ok(self) -> bool:
         """Say whether the operation happened (type ok)."""
         return self.type == "ok"
 
-    @model_validator(mode="after")
-    def _check_fields(self) -> Op:
-        where = f"op {self.index} ({self.type} {self.kind} by {self.process})"
-        required = REQUIRED if self.ok else FAILED if self.type == "fail" else {}
-        for name, types in required.get(self.kind, {}).items():
-            if name not in self.value:
-                raise ValueError(f"{where}: missing field {name!r}; the table in kit/history.py "
-                                 f"lists the fields of {self.kind!r}")
-            if not _type_ok(self.value[name], types):
-                raise ValueError(f"{where}: field {name!r} is {self.value[name]!r}, "
-                                 f"expected {_type_names(types)}")
-        for name, types in OPTIONAL.get(self.kind, {}).items():
-            if name in self.value and not _type_ok(self.value[name], types):
-                raise ValueError(f"{where}: field {name!r} is {self.value[name]!r}, "
-                                 f"expected {_type_names(types)}")
-        if self.ok and self.kind == "send" and self.value["valid"] and self.value["key"] is None:
-            raise ValueError(f"{where}: marked valid but has no key; a valid message always "
-                             "has one (the scenario's describe() decides both)")
-        return self
+
+# The value of an `ok` op of each kind; a failed op of a kind here says why instead of
+# what it produced. Other kinds, and invoke / info ops, keep whatever fields they have.
+VALUES: dict[str, type[Value]] = {
+    "phase": Phase, "deploy": Deploy, "gate": Gate, "send": Send, "receive": Receive,
+    "delete": Delete, "change_visibility": ChangeVisibility, "recorded": Recorded,
+    "worker_start": WorkerStart, "worker_exit": WorkerExit, "crash_loop": CrashLoop,
+    "fault_start": FaultStart, "fault_end": FaultEnd, "fault_not_injected": FaultNotInjected,
+    "write": Write, "incident": Incident, "runbook_exit": RunbookExit, "rds_event": RdsEvent,
+    "request_refused": RequestRefused, "connection_refused": ConnectionRefused,
+    "interference": Interference, "authz": Authz, "confinement": Confinement,
+}
+FAILED: dict[str, type[Value]] = {"send": SendFailed, "write": WriteFailed}
+
+
+def _op_model(tag: str, value: type[Value], kind: str, type_: str) -> Any:
+    model = create_model(f"{value.__name__}Op", __base__=_Op, __doc__=_Op.__doc__,
+                         kind=(Literal[kind], ...), value=(value, ...),
+                         type=(Literal[type_], type_))  # type: ignore[call-overload]
+    return Annotated[model, Tag(tag)]
+
+
+def _tag(data: Any) -> str:
+    if isinstance(data, dict):
+        kind, type_ = data.get("kind"), data.get("type", "ok")
+    else:
+        kind, type_ = getattr(data, "kind", None), getattr(data, "type", "ok")
+    if type_ == "ok":
+        return kind if kind in VALUES else "other"
+    return f"{kind}/fail" if type_ == "fail" and kind in FAILED else "other"
+
+
+# An op: a model per kind (and per failed shape), picked by its `kind` (and `type`).
+Op = Annotated[Union[  # noqa: UP007 - a discriminated union needs the Union form
+    tuple([_op_model(kind, value, kind, "ok") for kind, value in VALUES.items()]
+          + [_op_model(f"{kind}/fail", value, kind, "fail") for kind, value in FAILED.items()]
+          + [Annotated[_Op, Tag("other")]])], Discriminator(_tag)]
+_OP: TypeAdapter[Any] = TypeAdapter(Op)
+_OPS: TypeAdapter[tuple[Any, ...]] = TypeAdapter(tuple[Op, ...])
+
+
+def _say(first: Any, ops: Any) -> str:
+    """An error of validating `ops` (a list, or one op; pydantic's error dict, its `loc`
+    from there) as a sentence naming the op and its field."""
+    loc = list(first["loc"])
+    op = ops
+    if isinstance(ops, list | tuple) and loc and isinstance(loc[0], int):
+        op = ops[loc.pop(0)]
+    if not isinstance(op, dict):
+        return f"an op is {op!r}, expected an object"
+    where = (f"op {op.get('index')} ({op.get('type', 'ok')} {op.get('kind')} by "
+             f"{op.get('process')})")
+    if loc and isinstance(loc[0], str) and (loc[0] in VALUES or "/" in loc[0]
+                                            or loc[0] == "other"):
+        loc = loc[1:]  # the union's tag: the model the op was checked against
+    in_value = loc[:1] == ["value"]
+    name = ".".join(str(part) for part in (loc[1:] if in_value else loc))
+    if first["type"] == "missing" and in_value:
+        return (f"{where}: missing field {name!r}; the models in kit/history.py list the "
+                f"fields of {op.get('kind')!r}")
+    if first["type"] == "missing":
+        return f"{where}: missing {name!r} (an op has index, time, process, kind, value)"
+    if not name:
+        return f"{where}: {first['msg'].removeprefix('Value error, ')}"
+    return f"{where}: field {name!r} is {first['input']!r}: {first['msg']}"
+
+
+def parse_op(data: Mapping[str, Any]) -> Any:
+    """The typed op of `data` (index, time, process, type, kind, value); HistoryError
+    names the op and the field that is wrong."""
+    try:
+        return _OP.validate_python(data)
+    except ValidationError as e:
+        raise HistoryError(f"history is malformed: {_say(e.errors()[0], data)}") from None
+
 
 
 class Effect(BaseModel):
@@ -302,26 +531,42 @@ class History(BaseModel):
 
     def to_json(self) -> str:
         """This history as a JSON document (tagged with its format version)."""
-        return json.dumps({"format": FORMAT, **self.model_dump(mode="json")}, indent=None)
+        # exclude_unset: an op's optional fields are written only when recorded (the
+        # recorder always sets `type`); the final state's unread parts are written as null.
+        return json.dumps({"format": FORMAT,
+                           "ops": _OPS.dump_python(self.ops, mode="json", exclude_unset=True),
+                           "final": None if self.final is None
+                           else self.final.model_dump(mode="json")}, indent=None)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> History:
-        """A history from `to_json` output (or a `/1` one); HistoryError says what is wrong."""
+    def from_json(cls, text: str | bytes, upgrade: Upgrade | None = None) -> History:
+        """A history from `to_json` output; HistoryError says what is wrong. A `/1` one is
+        read through `upgrade` (its scenario's: only the scenario knows its old fields)."""
+        if _PREFIX.match(text if isinstance(text, str) else text[:64].decode(errors="replace")):
+            try:  # what save wrote: parsed and typed in one pass, without Python dicts
+                return cls.model_validate_json(text)
+            except ValidationError:
+                pass  # read again below, for an error naming the op
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise HistoryError(f"history is not JSON: {e}") from None
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        if found == OLD_FORMAT:
+        if found == OLD_FORMAT and upgrade is not None:
             data = upgrade(data)
+        elif found == OLD_FORMAT:
+            raise HistoryError(f"history format is {OLD_FORMAT!r}: read it with its "
+                               "scenario's upgrade_history (History.load(path, upgrade=...))")
         elif found != FORMAT:
             raise HistoryError(f"history format is {found!r}, expected {FORMAT!r} (or "
                                f"{OLD_FORMAT!r}); write it with History.save")
-        data.pop("format")
-        try:
-            return cls.model_validate(data)
+        ops = data.get("ops", [])
+        if not isinstance(ops, list):
+            raise HistoryError(f"history field 'ops' is {type(ops).__name__}, expected a list")
+        try:  # one validation pass: the ops are typed as the history is built
+            return cls.model_validate({"ops": ops, "final": data.get("final")})
         except ValidationError as e:
-            raise HistoryError(f"history is malformed: {e}") from None
+            raise HistoryError(f"history is malformed: {_say_history(e, ops)}") from None
 
     def save(self, path: str | Path) -> Path:
         """Write this history to `path` as JSON and return the path."""
@@ -330,50 +575,35 @@ class History(BaseModel):
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> History:
-        """Read a history written by `save`."""
+    def load(cls, path: str | Path, upgrade: Upgrade | None = None) -> History:
+        """Read a history written by `save` (a `/1` one through `upgrade`)."""
         path = Path(path)
         try:
-            return cls.from_json(path.read_bytes())
+            return cls.from_json(path.read_bytes(), upgrade)
         except HistoryError as e:
             raise HistoryError(f"{path}: {e}") from None
 
 
-def make_history(ops: Iterable[Op | Mapping[str, Any]], final: FinalState | None = None
-                 ) -> History:
-    """A History from ops (records or plain dicts); HistoryError names the bad op."""
+# How to_json starts a document: such a one is validated straight from its JSON text.
+_PREFIX = re.compile(r'\{"format": "' + re.escape(FORMAT) + '", "ops": ')
+# Turns an older format's document into the current shape (a scenario's, see from_json).
+Upgrade = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def make_history(ops: Iterable[Any], final: FinalState | None = None) -> History:
+    """A History from ops (typed ops or plain dicts); HistoryError names the bad op."""
+    ops = list(ops)
     try:
         return History(ops=tuple(ops), final=final)
     except ValidationError as e:
-        raise HistoryError(f"history is malformed: {e}") from None
+        raise HistoryError(f"history is malformed: {_say_history(e, ops)}") from None
 
 
-_ORDER_FIELDS = ("customer_id", "amount_cents")
-
-
-def upgrade(data: dict[str, Any]) -> dict[str, Any]:
-    """A `kit.history/1` document (order-pipeline's order fields) in the `/2` shape."""
-    ops = []
-    for op in data.get("ops", []):
-        value = dict(op["value"])
-        if op["kind"] in ("send", "receive", "recorded"):
-            value["key"] = value.pop("order_id", None)
-            moved = {k: value.pop(k) for k in _ORDER_FIELDS if k in value}
-            if op["kind"] != "receive":
-                value["fields"] = {"order_id": value["key"], **moved}
-        ops.append({**op, "value": value})
-    final = data.get("final")
-    if final is not None:
-        final = {
-            "effects": None if final.get("orders") is None else [
-                {"key": row.get("order_id"), "fields": row} for row in final["orders"]],
-            "tables": None if final.get("balances") is None else {"customer_balances": [
-                {"customer_id": c, "balance_cents": b} for c, b in final["balances"].items()]},
-            "queues": None if final.get("dlq_messages") is None else {
-                "queue.orders": final.get("queue_messages") or [],
-                "queue.dlq": final["dlq_messages"]},
-            "db_instances": None if final.get("db_instance") is None else {
-                "database.main": final["db_instance"]},
-            "rds_config": final.get("rds_config"), "iam": final.get("iam"),
-        }
-    return {**data, "format": FORMAT, "ops": ops, "final": final}
+def _say_history(error: ValidationError, ops: list[Any]) -> str:
+    """What is wrong with a history: its op and field, or the whole error (its final state
+    or its order)."""
+    first = error.errors(include_url=False)[0]
+    loc = first["loc"]
+    if len(loc) > 1 and loc[0] == "ops" and isinstance(loc[1], int):
+        return _say({**first, "loc": loc[1:]}, ops)
+    return str(error)

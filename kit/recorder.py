@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from kit.history import FinalState, History, make_history
+from kit.history import FinalState, History, Op, parse_op
 
 SAMPLED_FIRST = 20
 
@@ -22,7 +22,7 @@ class Recorder:
     def __init__(self) -> None:
         # Re-entrant: trigger conditions read the ops while holding `changed`.
         self._lock = threading.RLock()
-        self._ops: list[dict[str, Any]] = []
+        self._ops: list[Op] = []
         self._start = time.monotonic()
         self._counts: Counter[str] = Counter()
         self._keys: set[str] = set()
@@ -34,13 +34,12 @@ class Recorder:
         return time.monotonic() - self._start
 
     def record(self, process: str, kind: str, *, type: str = "ok", **value: Any) -> None:
-        """Append one op and wake whoever waits on an event (fault triggers, quiescence)."""
+        """Append one op and wake whoever waits on an event (fault triggers, quiescence).
+        The op is typed here: HistoryError names a malformed one where it is recorded."""
         with self._lock:
-            op = {"index": len(self._ops), "time": self.now(), "process": process,
-                  "kind": kind, "value": value}
-            if type != "ok":
-                op["type"] = type
-            self._ops.append(op)
+            self._ops.append(parse_op({"index": len(self._ops), "time": self.now(),
+                                       "process": process, "type": type, "kind": kind,
+                                       "value": value}))
             if type == "ok":
                 self._counts[kind] += 1
                 if kind == "recorded":
@@ -66,11 +65,12 @@ class Recorder:
         with self._lock:
             return len(self._keys)
 
-    def snapshot(self) -> list[dict[str, Any]]:
-        """A copy of the ops so far."""
+    def snapshot(self) -> list[Op]:
+        """A copy of the ops so far (typed, frozen)."""
         with self._lock:
             return list(self._ops)
 
     def history(self, final: FinalState | None) -> History:
         """The frozen history of the run."""
-        return make_history(self.snapshot(), final)
+        # The ops are typed and in index order already: no second validation pass.
+        return History(ops=tuple(self.snapshot()), final=final)

@@ -44,9 +44,9 @@ def check_no_concurrent_processing(history: History, p: Params) -> CheckResult:
         if not op.ok:
             continue
         kind, v = op.kind, op.value
-        if kind == "receive" and not v.get("injected", False):
+        if kind == "receive" and not v.injected:
             receives += 1
-            mid, worker = v["message_id"], op.process
+            mid, worker = v.message_id, op.process
             holders = open_by_msg[mid]
             for other, hold in holders.items():
                 if other != worker:
@@ -54,15 +54,15 @@ def check_no_concurrent_processing(history: History, p: Params) -> CheckResult:
             holders[worker] = _Hold(op)  # replaces this worker's earlier hold, if any
             open_by_worker[worker].add(mid)
         elif kind == "delete":
-            hold = _close(open_by_msg, open_by_worker, op.process, v["message_id"])
+            hold = _close(open_by_msg, open_by_worker, op.process, v.message_id)
             if hold is not None:
                 pairs.extend(_pair(hold, second, op) for second in hold.overlapped_by)
-        elif kind == "change_visibility" and v["timeout"] == 0:
-            _close(open_by_msg, open_by_worker, op.process, v["message_id"])
+        elif kind == "change_visibility" and v.timeout == 0:
+            _close(open_by_msg, open_by_worker, op.process, v.message_id)
         elif kind == "worker_exit":
             # A killed or exited worker processes nothing more: its holds end here.
-            for mid in open_by_worker.pop(v["worker"], set()):
-                open_by_msg[mid].pop(v["worker"], None)
+            for mid in open_by_worker.pop(v.worker, set()):
+                open_by_msg[mid].pop(v.worker, None)
 
     messages = sorted({pair["message_id"] for pair in pairs})
     evidence = {"receives": receives, "messages": len(messages),
@@ -92,8 +92,8 @@ def _close(open_by_msg: dict[str, dict[str, _Hold]], open_by_worker: dict[str, s
 def _pair(hold: _Hold, second: Op, delete: Op) -> dict[str, Any]:
     first = hold.receive
     return {
-        "message_id": first.value["message_id"],
-        "key": first.value["key"],
+        "message_id": first.value.message_id,
+        "key": first.value.key,
         "first": first.process,
         "first_received_at": round(first.time, 3),
         "second": second.process,

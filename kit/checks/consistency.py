@@ -36,14 +36,14 @@ def check_consistent(history: History, p: Params) -> CheckResult:
     log = writes(history)
     in_use = (history.final.in_use or {}).get("endpoint") if history.final else None
     head, tail = _split(log.acked, in_use)
-    present = [op.value["key"] in rows for op in head]
+    present = [op.value.key in rows for op in head]
     last = max((i for i, here in enumerate(present) if here), default=-1)
     # Hole: a head write missing while a later head write is present (the head is not a
     # prefix: rows removed behind the application's back, or a restore to a wrong point).
-    holes = [op.value["key"] for op, here in zip(head[:last + 1], present[:last + 1],
+    holes = [op.value.key for op, here in zip(head[:last + 1], present[:last + 1],
                                                  strict=True) if not here]
     # Lost tail: a write the database in use acknowledged and no longer has.
-    lost_tail = [op.value["key"] for op in tail if op.value["key"] not in rows]
+    lost_tail = [op.value.key for op in tail if op.value.key not in rows]
     # Invented: a row whose key the application never wrote.
     invented = sorted(k for k in rows if k not in log.written)
     # Altered: a row whose fields differ from what the application wrote.
@@ -71,7 +71,7 @@ def check_consistent(history: History, p: Params) -> CheckResult:
 def _split(acked: list[Op], endpoint: str | None) -> tuple[list[Op], list[Op]]:
     """(head, tail): the tail is the last run of writes through `endpoint`."""
     start = len(acked)
-    while start > 0 and acked[start - 1].value["endpoint"] == endpoint:
+    while start > 0 and acked[start - 1].value.endpoint == endpoint:
         start -= 1
     return acked[:start], acked[start:]
 

@@ -20,9 +20,9 @@ def check_deletion_protection(history: History, p: Params) -> CheckResult:
     final = history.final
     if final is None or final.db_instances is None:
         return error(DELETION, "the DB instances were not read at the end: cannot judge", p)
-    attempts = [op.value["detail"] for op in history.of_kind("fault_start")
-                if isinstance(op.value["detail"], dict)
-                and op.value["detail"].get("action") == "DeleteDBInstance"]
+    attempts = [op.value.detail for op in history.of_kind("fault_start")
+                if isinstance(op.value.detail, dict)
+                and op.value.detail.get("action") == "DeleteDBInstance"]
     # Deleted: a deletion attempt that was not refused, or the declared instance gone.
     deleted = [{"instance": a["instance"], "by": "DeleteDBInstance (the fault)"}
                for a in attempts if not a.get("refused")]

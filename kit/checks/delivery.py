@@ -86,7 +86,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
     recorded: list[dict[str, Any]] = []
     for op in s.poison:
         v = op.value
-        mid, oid = v["message_id"], v["key"]
+        mid, oid = v.message_id, v.key
         # Missing: a poison message that no DLQ message stands for at the end.
         if mid not in matched:
             missing.append(mid)
@@ -99,7 +99,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
                 over.append({"message_id": mid, "receives": count, "max_receives": bound})
         # Recorded: its key took effect, and no valid send carries that key.
         if oid is not None and oid in recorded_ids and oid not in s.valid:
-            recorded.append({"message_id": mid, "key": oid, "body": v["body"]})
+            recorded.append({"message_id": mid, "key": oid, "body": v.body})
 
     evidence = {
         "poison_sent": len(s.poison),
@@ -134,7 +134,7 @@ def check_no_valid_in_dlq(history: History, p: Params) -> CheckResult:
         return error(NO_VALID_IN_DLQ, f"the DLQ ({p['dlq']}) was not read at the end: cannot "
                      "tell what is in it", p)
     in_effects = ({row.key for row in final.effects} if final.effects is not None else None)
-    valid_bodies = {op.value["body"]: key for key, op in s.valid.items()}
+    valid_bodies = {op.value.body: key for key, op in s.valid.items()}
 
     # Valid in DLQ: a DLQ message that is a valid message: it has a valid send's message
     # id, or (moved there by the worker) a body the scenario calls valid, or the body of a
@@ -163,7 +163,7 @@ def _match_poison(poison: list, dlq: list[QueueMessage]
     by_id = {m.message_id: m for m in dlq}
     matched: dict[str, QueueMessage] = {}
     for op in poison:
-        mid = op.value["message_id"]
+        mid = op.value.message_id
         if mid in by_id:
             matched[mid] = by_id[mid]
     # An explicit move re-sends the body as a new message: match the rest by body, each DLQ
@@ -175,9 +175,9 @@ def _match_poison(poison: list, dlq: list[QueueMessage]
             spare[m.body].append(m)
     moved: set[str] = set()
     for op in poison:
-        mid = op.value["message_id"]
-        if mid not in matched and spare.get(op.value["body"]):
-            matched[mid] = spare[op.value["body"]].popleft()
+        mid = op.value.message_id
+        if mid not in matched and spare.get(op.value.body):
+            matched[mid] = spare[op.value.body].popleft()
             moved.add(mid)
     return matched, moved
 
@@ -187,10 +187,10 @@ def _worker_receives(history: History) -> dict[str, int]:
     count: dict[str, int] = defaultdict(int)
     highest: dict[str, int] = {}
     for op in history.of_kind("receive"):
-        if not op.value.get("injected", False):
-            mid = op.value["message_id"]
+        if not op.value.injected:
+            mid = op.value.message_id
             count[mid] += 1
-            highest[mid] = max(highest.get(mid, 0), op.value["receive_count"])
+            highest[mid] = max(highest.get(mid, 0), op.value.receive_count)
     return {mid: max(n, highest[mid]) for mid, n in count.items()}
 
 
@@ -206,6 +206,6 @@ def _still_queued(queues: dict[str, list[QueueMessage]] | None, dlq: str,
 def _poison_example(history: History, poison: list, missing: list[str]) -> Any:
     if not missing:
         return None
-    op = next(op for op in poison if op.value["message_id"] == missing[0])
-    return {"message_id": missing[0], "body": op.value["body"],
+    op = next(op for op in poison if op.value.message_id == missing[0])
+    return {"message_id": missing[0], "body": op.value.body,
             "trail": trail(history, {missing[0]})}

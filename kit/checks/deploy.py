@@ -19,18 +19,18 @@ def check_deploy_applies(history: History, p: Params) -> CheckResult:
     if not ops:
         return error(DEPLOY_APPLIES, "no deploy op in the history: the run never deployed, or "
                      "its ledger lost the record", p)
-    kit_broke = [op for op in ops if not op.value["ok"] and op.value.get("kit_error")]
+    kit_broke = [op for op in ops if not op.value.ok and op.value.kit_error]
     if kit_broke:
         op = kit_broke[0]
-        return error(DEPLOY_APPLIES, f"deploy failed at stage {op.value['stage']} because of "
-                     f"the kit: {op.value['kit_error']}", p,
-                     {"diagnostics": op.value["diagnostics"][:20],
-                      "gaps": op.value.get("gaps", [])})
+        return error(DEPLOY_APPLIES, f"deploy failed at stage {op.value.stage} because of "
+                     f"the kit: {op.value.kit_error}", p,
+                     {"diagnostics": op.value.diagnostics[:20],
+                      "gaps": getattr(op.value, "gaps", [])})
 
     # Failed stage: a deploy op that says not ok (the solution's Terraform failed there).
-    failed = [{"stage": op.value["stage"], "diagnostics": op.value["diagnostics"][:20]}
-              for op in ops if not op.value["ok"]]
-    evidence = {"stages": [op.value["stage"] for op in ops], "failed": anomaly(failed)}
+    failed = [{"stage": op.value.stage, "diagnostics": op.value.diagnostics[:20]}
+              for op in ops if not op.value.ok]
+    evidence = {"stages": [op.value.stage for op in ops], "failed": anomaly(failed)}
     # Pass rule: no deploy op failed.
     if failed:
         first = failed[0]
@@ -61,7 +61,7 @@ def check_allowed_constructs(history: History, p: Params) -> CheckResult:
                      p)
     # Forbidden construct: a provisioner, an external/http data source, a provider outside
     # the scenario's list, a non-local backend or a non-local module source (file:line each).
-    violations = [v for op in ops for v in op.value["violations"]]
+    violations = [v for op in ops for v in op.value.violations]
     # Pass rule: no violation.
     summary = (f"{len(violations)} forbidden construct(s): {violations[0]}" if violations
                else "no forbidden construct")

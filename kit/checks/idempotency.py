@@ -20,8 +20,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
-from kit.checks.sent import nothing_sent, sent
-from kit.history import FinalState, History
+from kit.checks.sent import Sent, nothing_sent, sent
+from kit.history import Effect, FinalState, History
 
 EFFECTS_ONCE = "idempotency.effects_once"
 DEFAULTS: dict[str, Any] = {"totals": {}}
@@ -41,12 +41,29 @@ def check_effects_once(history: History, p: Params) -> CheckResult:
     if final is None or final.effects is None or (totals and final.tables is None):
         return error(EFFECTS_ONCE, "the final effects (and totals) were not read: cannot "
                      "compare effects with what was sent", p)
-    poison_keys = {op.value["key"] for op in s.poison} - {None}
     rows = final.effects
+    per_key = Counter(row.key for row in rows)
+    anomalies = _row_anomalies(rows, per_key, s)
+    evidence: dict[str, Any] = {"rows": len(rows), "distinct_keys": len(per_key)}
+    if totals:
+        anomalies["wrong_total"] = _wrong_totals(totals, final, per_key, s.valid)
+        evidence["totals_table"] = totals["table"]
+    evidence.update({name: anomaly(members) for name, members in anomalies.items()})
+    # Pass rule: no duplicated row, wrong value, unexpected row or wrong total.
+    found = [f"{len(m)} {name.replace('_', ' ')}" for name, m in anomalies.items() if m]
+    if found:
+        summary = "effects not exactly once: " + ", ".join(found)
+    else:
+        summary = f"{len(per_key)} keys took effect once each with the sent values" + (
+            f"; the totals in {totals['table']} add up" if totals else "")
+    return judged(EFFECTS_ONCE, not found, summary, evidence, p)
 
+
+def _row_anomalies(rows: list[Effect], per_key: Counter, s: Sent) -> dict[str, list]:
+    """The effect rows that are not exactly once with the sent values, by anomaly."""
+    poison_keys = {op.value.key for op in s.poison} - {None}
     # Duplicated: a key held by more than one effect row (a table without a primary key,
     # or a write that is not idempotent).
-    per_key = Counter(row.key for row in rows)
     duplicated = [{"key": key, "rows": n}
                   for key, n in sorted(per_key.items(), key=lambda kv: str(kv[0])) if n > 1]
 
@@ -63,30 +80,16 @@ def check_effects_once(history: History, p: Params) -> CheckResult:
             target = poison_recorded if row.key in poison_keys else never_sent
             target.append({"key": row.key, **row.fields})
             continue
-        for name, value in op.value["fields"].items():
+        for name, value in op.value.fields.items():
             if name in row.fields and row.fields[name] != value:
                 wrong_value.append({"key": row.key, "field": name, "sent": value,
                                     "recorded": row.fields[name]})
-
-    anomalies = {
+    return {
         "duplicated": duplicated,
         "wrong_value": sorted(wrong_value, key=_by_key),
         "poison_recorded": sorted(poison_recorded, key=_by_key),
         "never_sent": sorted(never_sent, key=_by_key),
     }
-    evidence: dict[str, Any] = {"rows": len(rows), "distinct_keys": len(per_key)}
-    if totals:
-        anomalies["wrong_total"] = _wrong_totals(totals, final, per_key, s.valid)
-        evidence["totals_table"] = totals["table"]
-    evidence.update({name: anomaly(members) for name, members in anomalies.items()})
-    # Pass rule: no duplicated row, wrong value, unexpected row or wrong total.
-    found = [f"{len(m)} {name.replace('_', ' ')}" for name, m in anomalies.items() if m]
-    if found:
-        summary = "effects not exactly once: " + ", ".join(found)
-    else:
-        summary = f"{len(per_key)} keys took effect once each with the sent values" + (
-            f"; the totals in {totals['table']} add up" if totals else "")
-    return judged(EFFECTS_ONCE, not found, summary, evidence, p)
 
 
 def _wrong_totals(totals: dict[str, str], final: FinalState, per_key: Counter,
@@ -97,7 +100,7 @@ def _wrong_totals(totals: dict[str, str], final: FinalState, per_key: Counter,
     for key in per_key:
         op = valid.get(key) if key is not None else None
         if op is not None:
-            fields = op.value["fields"]
+            fields = op.value.fields
             expected[fields[totals["key"]]] += fields[totals["sum"]]
     actual = {row.get(totals["key"]): row.get(totals["value"])
               for row in (final.tables or {}).get(totals["table"], [])}

@@ -18,7 +18,8 @@ KIT_UNHARMED = "workload.kit_unharmed"
 
 def check_kit_unharmed(history: History, p: Params) -> CheckResult:
     """workload.kit_unharmed: the solution harmed none of the kit's own sessions."""
-    harmed = [{"process": op.process, **op.value} for op in history.of_kind("interference")]
+    harmed = [{"process": op.process, **op.value.as_dict()}
+              for op in history.of_kind("interference")]
     # Pass rule: no interference op.
     if not harmed:
         return judged(KIT_UNHARMED, True, "the kit's own sessions were left alone",

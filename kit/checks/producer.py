@@ -33,14 +33,14 @@ def check_producer_sends(history: History, p: Params) -> CheckResult:
         return judged(PRODUCER_SENDS, True, f"the producer sent "
                       f"{plural(len(accepted), 'message')}",
                       {"accepted": len(accepted), "refused": len(refused)}, p)
-    codes = Counter(str(op.value.get("error", "")).split(":", 1)[0] for op in refused)
-    denied = [{"process": op.process, **op.value} for op in history.of_kind("authz")
-              if op.process == "producer" and op.value.get("decision") != "Allow"]
+    codes = Counter(op.value.error.split(":", 1)[0] for op in refused)
+    denied = [{"process": op.process, **op.value.as_dict()} for op in history.of_kind("authz")
+              if op.process == "producer" and op.value.decision != "Allow"]
     why = (f"; the gateway denied {denied[0]['action']} on {denied[0]['resource']} "
            f"({denied[0].get('reason') or 'by ' + ', '.join(denied[0].get('deciding', []))})"
            if denied else "")
     return judged(PRODUCER_SENDS, False, (
         f"AWS refused all {plural(len(refused), 'send')} of the contract's producer to the "
-        f"solution's queue ({refused[0].value.get('error')}){why}"),
-        {"accepted": 0, "refused": anomaly([op.value for op in refused]),
+        f"solution's queue ({refused[0].value.error}){why}"),
+        {"accepted": 0, "refused": anomaly([op.value.as_dict() for op in refused]),
          "codes": dict(codes), "denied": anomaly(denied)}, p)

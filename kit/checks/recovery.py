@@ -25,15 +25,15 @@ def check_within_rto(history: History, p: Params) -> CheckResult:
     s = sent(history)
     if not s.valid:
         return error(WITHIN_RTO, f"{nothing_sent(history)}: nothing to judge", p)
-    starts = [op for op in history.of_kind("fault_start") if op.value["fault"] != "none"]
-    ends = [op for op in history.of_kind("fault_end") if op.value["fault"] != "none"]
+    starts = [op for op in history.of_kind("fault_start") if op.value.fault != "none"]
+    ends = [op for op in history.of_kind("fault_end") if op.value.fault != "none"]
     if starts and not ends:
         f = starts[-1]
-        return error(WITHIN_RTO, f"fault {f.value['fault']!r} started at {f.time:.3f} s and "
+        return error(WITHIN_RTO, f"fault {f.value.fault!r} started at {f.time:.3f} s and "
                      f"never ended: the nemesis did not heal it, so recovery cannot be timed", p)
     if ends:
         reference = max(op.time for op in ends)
-        basis = f"fault_end ({ends[-1].value['fault']}) at {reference:.3f} s"
+        basis = f"fault_end ({ends[-1].value.fault}) at {reference:.3f} s"
     else:
         reference = max(op.time for op in history.of_kind("send"))
         basis = f"the last send at {reference:.3f} s (no fault)"

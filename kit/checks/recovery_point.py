@@ -33,14 +33,14 @@ def check_rpo(history: History, p: Params) -> CheckResult:
         # No database at all: everything is lost, however short the history was.
         return judged(RPO, False, f"all {len(acked)} acknowledged writes lost: {why}",
                       {"acked": len(acked), "lost": anomaly(
-                          [op.value["key"] for op in acked]), "window_seconds": None}, p)
+                          [op.value.key for op in acked]), "window_seconds": None}, p)
     # Lost: an acknowledged write whose row is not in the database in use at the end.
-    lost = [op for op in acked if op.value["key"] not in rows]
+    lost = [op for op in acked if op.value.key not in rows]
     # Window: from the first lost write's acknowledgement to the last one's.
     window = round(lost[-1].time - lost[0].time, 3) if lost else 0.0
     reported = incident(history)
-    members = [{"key": op.value["key"], "acked_at": round(op.time, 3),
-                "endpoint": op.value["endpoint"]} for op in lost]
+    members = [{"key": op.value.key, "acked_at": round(op.time, 3),
+                "endpoint": op.value.endpoint} for op in lost]
     evidence = {"acked": len(acked), "lost": anomaly(members), "window_seconds": window,
                 "incident_at": round(reported.time, 3) if reported else None}
     # Pass rule: nothing lost, or the lost writes span at most rpo_seconds.

@@ -27,7 +27,7 @@ def check_rto(history: History, p: Params) -> CheckResult:
     if reported is None:
         return judged(RTO, True, "no incident in this run: nothing to recover from",
                       {"incident_at": None}, p)
-    fault = reported.value["fault"]
+    fault = reported.value.fault
     target = float(p["by_fault"].get(fault, p["rto_seconds"]))
     acked = writes(history).acked
     before = [op for op in acked if op.index < reported.index]
@@ -40,7 +40,7 @@ def check_rto(history: History, p: Params) -> CheckResult:
         "fault": fault, "rto_seconds": target, "incident_at": round(reported.time, 3),
         "last_ack_before": round(before[-1].time, 3) if before else None,
         "failures_after_incident": len(failures),
-        "runbook_exit": exits[0].value if exits else None}
+        "runbook_exit": exits[0].value.as_dict() if exits else None}
     # Unrecovered: no write acknowledged after the incident and its last failure.
     if not after:
         return judged(RTO, False, f"no write was acknowledged after the {fault} incident "

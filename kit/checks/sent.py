@@ -26,10 +26,10 @@ def sent(history: History) -> Sent:
     out = Sent()
     for op in history.of_kind("send"):
         v = op.value
-        out.by_message_id.setdefault(v["message_id"], op)
-        if v["valid"]:
-            out.valid.setdefault(v["key"], op)
-            out.valid_message_ids[v["message_id"]] = v["key"]
+        out.by_message_id.setdefault(v.message_id, op)
+        if v.valid:
+            out.valid.setdefault(v.key, op)
+            out.valid_message_ids[v.message_id] = v.key
         else:
             out.poison.append(op)
     return out
@@ -39,7 +39,7 @@ def first_recorded(history: History) -> dict[str, Op]:
     """key -> the observer's first `recorded` op for it."""
     out: dict[str, Op] = {}
     for op in history.of_kind("recorded"):
-        out.setdefault(op.value["key"], op)
+        out.setdefault(op.value.key, op)
     return out
 
 
@@ -47,9 +47,9 @@ def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
     """What workers did with these messages, in order (first TRAIL_CAP): for one example."""
     out: list[dict[str, Any]] = []
     for op in history.of_kind("receive", "delete", "change_visibility"):
-        if op.value["message_id"] in message_ids:
+        if op.value.message_id in message_ids:
             out.append({"t": round(op.time, 3), "process": op.process, "kind": op.kind,
-                        "message_id": op.value["message_id"]})
+                        "message_id": op.value.message_id})
             if len(out) == TRAIL_CAP:  # an example, not a log: the history has the rest
                 break
     return out
@@ -58,7 +58,7 @@ def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
 def send_facts(op: Op) -> dict[str, Any]:
     """The fields of a send op worth showing in evidence."""
     v = op.value
-    return {"key": v["key"], "message_id": v["message_id"], **v["fields"],
+    return {"key": v.key, "message_id": v.message_id, **v.fields,
             "sent_at": round(op.time, 3)}
 
 
@@ -67,5 +67,5 @@ def nothing_sent(history: History) -> str:
     failed = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
     if failed:
         return (f"the producer could not send ({len(failed)} failed sends, e.g. "
-                f"{failed[0].value['error']})")
+                f"{failed[0].value.error})")
     return "no valid message was sent: the workload did not run"

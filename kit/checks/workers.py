@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
-from kit.history import History
+from kit.history import CrashLoop, History
 
 WORKERS_START = "workload.workers_start"
 APP_WRITES = "workload.app_writes"
@@ -38,14 +38,14 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
     # Never acted: messages were sent, and no worker received a single one.
     if sends and not receives:
         denied = [op for op in history.of_kind("authz") if op.process.startswith("worker")
-                  and op.value.get("decision") != "Allow"]
+                  and op.value.decision != "Allow"]
         why = (f"; {plural(len(denied), 'call')} of theirs denied, e.g. "
-               f"{denied[0].value['action']} on {denied[0].value['resource']}" if denied
+               f"{denied[0].value.action} on {denied[0].value.resource}" if denied
                else "; they made no SQS call the gateway saw")
         return judged(WORKERS_START, False, f"the workers stayed up but never received any of "
                       f"the {len(sends)} messages sent{why}",
                       {"starts": len(starts), "sends": len(sends), "receives": 0,
-                       "denied": anomaly([{"process": op.process, **op.value}
+                       "denied": anomaly([{"process": op.process, **op.value.as_dict()}
                                           for op in denied])}, p)
     # Pass rule: workers started, no crash loop, and they acted on what was sent.
     return judged(WORKERS_START, True, f"workers ran ({plural(len(starts), 'start')}, "
@@ -53,9 +53,9 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
                   {"starts": len(starts), "receives": len(receives)}, p)
 
 
-def _crash_loop(value: dict, p: dict) -> CheckResult:
-    exits = value["exits"]
-    output = value["output"]
+def _crash_loop(value: CrashLoop, p: dict) -> CheckResult:
+    exits = value.exits
+    output = value.output
     last = next((lines[-1] for lines in output.values() if lines), "no output")
     first = exits[0]
     how = (f"code {first['code']}" if first["code"] >= 0 else f"signal {-first['code']}")
@@ -73,11 +73,11 @@ def check_fault_injected(history: History, p: Params) -> CheckResult:
     # Not injected: the nemesis gave up waiting for the state its fault needs.
     if skipped:
         v = skipped[0].value
-        return judged(FAULT_INJECTED, False, f"fault {v['fault']} could not be injected: "
-                      f"{v['reason']}; the run did not test behaviour under it",
-                      {"fault": v["fault"], "reason": v["reason"]}, p)
+        return judged(FAULT_INJECTED, False, f"fault {v.fault} could not be injected: "
+                      f"{v.reason}; the run did not test behaviour under it",
+                      {"fault": v.fault, "reason": v.reason}, p)
     # Pass rule: no fault was skipped.
-    what = (f"fault {started[0].value['fault']} injected" if started
+    what = (f"fault {started[0].value.fault} injected" if started
             else "no fault in this run")
     return judged(FAULT_INJECTED, True, what, {"started": len(started)}, p)
 
@@ -92,11 +92,11 @@ def check_app_writes(history: History, p: Params) -> CheckResult:
     # Never wrote: no acknowledged write before the fault; the failures say why.
     if not acked:
         failures = [op for op in history.ops if op.process == "app" and op.type == "fail"]
-        why = failures[-1].value.get("error", "no error recorded") if failures else \
+        why = getattr(failures[-1].value, "error", "no error recorded") if failures else \
             "the application made no attempt"
         return judged(APP_WRITES, False, f"the application never had a write acknowledged: "
                       f"{why}", {"acked": 0, "failures": anomaly(
-                          [{"kind": op.kind, **op.value} for op in failures], None)}, p)
+                          [{"kind": op.kind, **op.value.as_dict()} for op in failures], None)}, p)
     # Pass rule: at least one write acknowledged before the fault.
     return judged(APP_WRITES, True, f"the application wrote ({plural(len(acked), 'write')} "
                   "acknowledged before any fault)", {"acked": len(acked)}, p)

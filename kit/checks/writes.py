@@ -25,11 +25,11 @@ def writes(history: History) -> Writes:
         if op.kind != "write":
             continue
         if op.type == "invoke":
-            out.written[op.value["key"]] = op.value["fields"]
+            out.written[op.value.key] = op.value.fields
         elif op.type == "ok":
             out.acked.append(op)
         elif op.type == "info":
-            out.in_doubt.add(op.value["key"])
+            out.in_doubt.add(op.value.key)
     return out
 
 

@@ -26,15 +26,14 @@ def _holding(ctx: FaultContext) -> dict[str, tuple[float, str]]:
     key the producer sends once, when known) whose key is not recorded yet, whether or not
     they already deleted it -> (receive time, message)."""
     ops = ctx.recorder.snapshot()
-    recorded = {op["value"]["key"] for op in ops if op["kind"] == "recorded"}
+    recorded = {op.value.key for op in ops if op.kind == "recorded" and op.ok}
     valid = ctx.single_send_keys or {
-        op["value"]["key"] for op in ops
-        if op["kind"] == "send" and op.get("type", "ok") == "ok" and op["value"]["valid"]}
+        op.value.key for op in ops if op.kind == "send" and op.ok and op.value.valid}
     held: dict[str, tuple[float, str]] = {}
     for op in ops:
-        key = op["value"].get("key") if op["kind"] == "receive" else None
+        key = op.value.key if op.kind == "receive" and op.ok else None
         if key in valid and key not in recorded:
-            held[op["process"]] = (op["time"], op["value"]["message_id"])
+            held[op.process] = (op.time, op.value.message_id)
     live = ctx.supervisor.holders()
     return {name: held[name] for name in held if name in live}
 

@@ -47,12 +47,12 @@ def calls(history: History, roles: Mapping[str, str] = DEFAULT_ROLES) -> dict[st
     out = {role: Calls() for role in roles.values()}
     for op in history.of_kind("authz"):
         role = role_of(op.process, roles)
-        action, resource = op.value.get("action"), op.value.get("resource")
+        action, resource = op.value.action, op.value.resource
         if role is None or not action or not resource:  # unmapped calls name no resource
             continue
         found = out[role]
         found.processes.add(op.process)
-        (found.used if op.value.get("decision") == "Allow" else found.denied).add(
+        (found.used if op.value.decision == "Allow" else found.denied).add(
             (action, resource))
     return out
 

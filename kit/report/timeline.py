@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-Op = Mapping[str, Any]
+from kit.history import Op, Value
 
 
 @dataclass
@@ -52,24 +52,26 @@ class Timeline:
 
     def add(self, op: Op) -> Event | None:
         """Fold one op in; the event it added (or updated), if any."""
-        kind, value, time = op["kind"], op["value"], op["time"]
-        kind_type = op.get("type", "ok")
+        kind, value, time = op.kind, op.value, op.time
+        kind_type = op.type
         if kind == "write":
             return self._write(op, kind_type)
         if kind == "connect" and kind_type == "fail":
             if self._connected:
                 self._connected = False
                 return self._event(time, "app", "cannot reach its database: "
-                                   + _first_line(value["error"]))
+                                   + _first_line(value.error))
             return None
-        if kind == "authz" and op["process"] == "runbook":
+        if kind == "authz" and op.ok and op.process == "runbook":
             return self._call(time, value)
+        if not op.ok:
+            return None
         if kind == "phase":
-            self.phase = value["name"]
+            self.phase = value.name
         elif kind == "fault_start":
-            self.fault = f"{value['fault']}, since {time:.1f} s"
+            self.fault = f"{value.fault}, since {time:.1f} s"
         elif kind == "fault_end":
-            self.fault = f"{value['fault']}, healed at {time:.1f} s"
+            self.fault = f"{value.fault}, healed at {time:.1f} s"
         text = self._describe(kind, value)
         if text is None:
             return None
@@ -78,26 +80,26 @@ class Timeline:
         return self._event(time, _who(op), text)
 
     def _write(self, op: Op, kind_type: str) -> Event | None:
-        time, value = op["time"], op["value"]
+        time, value = op.time, op.value
         if kind_type == "ok":
             self._connected = True
             if self.incident_at is not None and self.rto is None and time > self.incident_at:
                 self.rto = round(time - self.incident_at, 3)
                 self._writing = True
                 return self._event(time, "app", f"first acknowledged write after the "
-                                   f"incident (to {value['endpoint']}): RTO {self.rto} s")
+                                   f"incident (to {value.endpoint}): RTO {self.rto} s")
             if not self._writing:
                 self._writing = True
-                return self._event(time, "app", f"writes acknowledged again ({value['endpoint']})")
+                return self._event(time, "app", f"writes acknowledged again ({value.endpoint})")
         elif kind_type in ("fail", "info") and self._writing:
             self._writing = False
             return self._event(time, "app", "writes fail: "
-                               + _first_line(value.get("error", "unknown")))
+                               + _first_line(getattr(value, "error", "unknown")))
         return None
 
-    def _call(self, time: float, value: Mapping[str, Any]) -> Event:
-        decision = "" if value.get("decision") == "Allow" else f" DENIED ({value['decision']})"
-        what = f"called {value.get('operation') or value.get('action')}{decision}"
+    def _call(self, time: float, value: Any) -> Event:
+        decision = "" if value.decision == "Allow" else f" DENIED ({value.decision})"
+        what = f"called {value.operation or value.action}{decision}"
         last = self.events[-1] if self.events else None
         if last is not None and last.who == "runbook" and last.what == what:
             last.count += 1
@@ -105,27 +107,22 @@ class Timeline:
         return self._event(time, "runbook", what)
 
     @staticmethod
-    def _describe(kind: str, value: Mapping[str, Any]) -> str | None:
+    def _describe(kind: str, value: Any) -> str | None:
         if kind == "phase":
-            return f"stage {value['name']}"
+            return f"stage {value.name}"
         if kind == "fault_start":
-            return f"fault {value['fault']} injected: {_detail(value['detail'])}"
+            return f"fault {value.fault} injected: {_detail(value.detail)}"
         if kind == "fault_end":
-            return f"fault {value['fault']} healed"
+            return f"fault {value.fault} healed"
         if kind == "fault_not_injected":
-            return f"fault {value['fault']} not injected: {value['reason']}"
+            return f"fault {value.fault} not injected: {value.reason}"
         if kind == "incident":
-            return f"incident reported: {value['detail'].get('description', '')}"
+            return f"incident reported: {value.detail.get('description', '')}"
         if kind == "runbook_exit":
-            how = "killed at its timeout" if value["timed_out"] else f"code {value['code']}"
+            how = "killed at its timeout" if value.timed_out else f"code {value.code}"
             return f"runbook exited ({how})"
         if kind == "rds_event":
-            what = value["event"].replace("_", " ")
-            if value.get("status"):
-                what = f"{what} {value['status']}"
-            if value.get("reason"):
-                what = f"{what} ({value['reason']})"
-            return f"{value['instance']}: {what}"
+            return _rds_event(value)
         return None
 
     def _event(self, time: float, who: str, what: str) -> Event:
@@ -134,12 +131,23 @@ class Timeline:
         return event
 
 
+def _rds_event(value: Value) -> str:
+    what = value.event.replace("_", " ")  # type: ignore[attr-defined]
+    # What the data plane did: fields beyond instance and event, when it gave them.
+    status, reason = getattr(value, "status", None), getattr(value, "reason", None)
+    if status:
+        what = f"{what} {status}"
+    if reason:
+        what = f"{what} ({reason})"
+    return f"{value.instance}: {what}"  # type: ignore[attr-defined]
+
+
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else text
 
 
 def _who(op: Op) -> str:
-    return {"nemesis": "fault", "kit": "kit"}.get(op["process"], op["process"])
+    return {"nemesis": "fault", "kit": "kit"}.get(op.process, op.process)
 
 
 def _detail(detail: Any) -> str:
@@ -153,8 +161,8 @@ def writes_per_second(ops: list[Op], now: float, window: float = 1.0) -> float:
     """Acknowledged writes per second over the last `window` seconds."""
     count = 0
     for op in reversed(ops):
-        if op["time"] < now - window:
+        if op.time < now - window:
             break
-        if op["kind"] == "write" and op.get("type", "ok") == "ok":
+        if op.kind == "write" and op.ok:
             count += 1
     return count / window

@@ -21,9 +21,9 @@ def judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult],
     registry = scenario.registry
     # A solution stopped by the gate, or that did not deploy, is judged on that alone:
     # nothing else ran.
-    if any(op.value["violations"] for op in history.of_kind("gate")):
+    if any(op.value.violations for op in history.of_kind("gate")):
         return run_checks(history, {"deploy.allowed_constructs": {}}, registry), None
-    if not all(op.value.get("ok") for op in history.of_kind("deploy")):
+    if not all(op.value.ok for op in history.of_kind("deploy")):
         return run_checks(history, invariants.defaults(invariants.before_workload()),
                           registry), None
     # A drill has no workers: its gate is the application's writes (the table's always rows).
@@ -53,7 +53,7 @@ def confinement(history: History) -> dict[str, Any]:
     could not give."""
     lacking = support.missing()
     return {"complete": not lacking, "missing": lacking,
-            "roles": {op.value["role"]: op.value for op in history.of_kind("confinement")}}
+            "roles": {op.value.role: op.value.as_dict() for op in history.of_kind("confinement")}}
 
 
 def usage(scenario: Scenario, history: History) -> dict[str, Any] | None:

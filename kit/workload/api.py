@@ -82,6 +82,9 @@ class WorkloadModule:
     params_model: type[BaseModel]
     plan: Callable[[int, Any], list[Send]]
     describe: Callable[[str], Described]
+    # Optional: a `kit.history/1` document of this scenario (its own fields) in the current
+    # shape, for History.load(path, upgrade=...); the kit knows no scenario's fields.
+    upgrade_history: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 def _import(path: Path, name: str) -> ModuleType:
@@ -117,7 +120,8 @@ def load_workload(path: Path, scenario: str) -> WorkloadModule:
         raise InputError(f"{path}: `Params` must be a pydantic BaseModel subclass")
     return WorkloadModule(path, params,
                           _need(module, path, "plan", "plan(seed, params) -> list[Send]"),
-                          _need(module, path, "describe", "describe(body) -> Described"))
+                          _need(module, path, "describe", "describe(body) -> Described"),
+                          getattr(module, "upgrade_history", None))
 
 
 def load_checks(path: Path, scenario: str) -> dict[str, Check]:

@@ -51,12 +51,12 @@ def check_per_group_order(history: History, p: Params) -> CheckResult:
         return (error if "not read" in problem else _failed)(PER_GROUP_ORDER, problem, p)
     sent_order: dict[str, list[str]] = defaultdict(list)  # account -> keys, first sends
     for key, op in s.valid.items():
-        sent_order[op.value["fields"]["account_id"]].append(key)
+        sent_order[op.value.fields["account_id"]].append(key)
     position = {key: n for keys in sent_order.values() for n, key in enumerate(keys)}
     applied: dict[str, list[str]] = defaultdict(list)  # account -> keys, by seq, once each
     for row in rows:
         op = s.valid.get(row.key) if row.key is not None else None
-        account = op.value["fields"]["account_id"] if op else None
+        account = op.value.fields["account_id"] if op else None
         if account is not None and row.key not in applied[account]:
             applied[account].append(row.key)
 

@@ -83,3 +83,35 @@ def plan(seed: int, params: Params) -> list[Send]:
         out.append(Send(body, duplicate_of=first[body] if repeat else None))
         first.setdefault(body, index)
     return out
+
+
+_ORDER_FIELDS = ("customer_id", "amount_cents")
+
+
+def upgrade_history(data: dict[str, Any]) -> dict[str, Any]:
+    """A `kit.history/1` document (order-pipeline's own fields, from before histories held
+    `key` and `fields`) in the `/2` shape: `History.load(path, upgrade=upgrade_history)`."""
+    ops = []
+    for op in data.get("ops", []):
+        value = dict(op["value"])
+        if op["kind"] in ("send", "receive", "recorded"):
+            value["key"] = value.pop("order_id", None)
+            moved = {k: value.pop(k) for k in _ORDER_FIELDS if k in value}
+            if op["kind"] != "receive":
+                value["fields"] = {"order_id": value["key"], **moved}
+        ops.append({**op, "value": value})
+    final = data.get("final")
+    if final is not None:
+        final = {
+            "effects": None if final.get("orders") is None else [
+                {"key": row.get("order_id"), "fields": row} for row in final["orders"]],
+            "tables": None if final.get("balances") is None else {"customer_balances": [
+                {"customer_id": c, "balance_cents": b} for c, b in final["balances"].items()]},
+            "queues": None if final.get("dlq_messages") is None else {
+                "queue.orders": final.get("queue_messages") or [],
+                "queue.dlq": final["dlq_messages"]},
+            "db_instances": None if final.get("db_instance") is None else {
+                "database.main": final["db_instance"]},
+            "rds_config": final.get("rds_config"), "iam": final.get("iam"),
+        }
+    return {**data, "format": "kit.history/2", "ops": ops, "final": final}

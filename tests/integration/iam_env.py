@@ -109,7 +109,8 @@ def denied(call: Any, code: str = "AccessDenied") -> ClientError:
 
 def authz(gw: Gateway) -> list[dict[str, Any]]:
     """The gateway's authorization decisions so far."""
-    return [op for op in gw.recorder.snapshot() if op["kind"] == "authz"]
+    return [op.model_dump(exclude_unset=True) for op in gw.recorder.snapshot()
+            if op.kind == "authz"]
 
 
 def last(gw: Gateway) -> dict[str, Any]:

@@ -98,8 +98,8 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     # The admin API call was refused by the gateway and is on the record.
     history = History.load(tmp_path / "poison-dropped-admin-api" / "none-seed1" /
                            "history.json")
-    refused = [op for op in history.of_kind("authz") if op.value.get("action") == "moto-api"]
-    assert refused and all(op.value["decision"] != "Allow" for op in refused)
+    refused = [op for op in history.of_kind("authz") if op.value.action == "moto-api"]
+    assert refused and all(op.value.decision != "Allow" for op in refused)
 
     # Files the worker forged were overwritten by the kit's own record.
     result = json.loads((tmp_path / "forged-run-files" / "none-seed1" /

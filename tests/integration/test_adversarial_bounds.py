@@ -66,7 +66,7 @@ def test_a_connection_hoarder_is_caught_and_costs_the_kit_only_its_allowance(
     history = History.load(run / "history.json")
     refused = history.of_kind("connection_refused")
     assert refused, "no connection over the cap was refused"
-    assert {op.value["limit"] for op in refused} == {PER_WORKER * WORKERS}
+    assert {op.value.limit for op in refused} == {PER_WORKER * WORKERS}
     assert all(op.process.startswith(("worker-", "pid ")) for op in refused)
     opened = [int(m.group(1)) for log in run.glob("worker-*.log")
               for m in re.finditer(r"connection-hoarder: (\d+) opened",
@@ -75,8 +75,8 @@ def test_a_connection_hoarder_is_caught_and_costs_the_kit_only_its_allowance(
     # The attack asked far more than the cap; the refusals (reported at powers of two past
     # the first 20, so the last one is at least half the total) account for the rest.
     assert len(opened) == 8 * WORKERS and sum(opened) > 4 * cap, opened
-    assert max(op.value["refused"] for op in refused) * 2 >= sum(opened) - 2 * cap, (
-        opened, [op.value["refused"] for op in refused])
+    assert max(op.value.refused for op in refused) * 2 >= sum(opened) - 2 * cap, (
+        opened, [op.value.refused for op in refused])
 
     # What the kit held stayed far below 9,600 connections' worth (2-3 descriptors and
     # threads each): the caps, plus its services.

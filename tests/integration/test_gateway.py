@@ -24,7 +24,7 @@ def moto_url():  # noqa: ANN201
 
 
 def _ops(recorder: Recorder, kind: str) -> list[dict]:
-    return [op for op in recorder.snapshot() if op["kind"] == kind]
+    return [op.model_dump(exclude_unset=True) for op in recorder.snapshot() if op.kind == kind]
 
 
 def test_calls_are_recorded_per_worker_session(moto_url: str) -> None:

@@ -43,7 +43,7 @@ def moto_url() -> Iterator[str]:
 
 
 def _ops(recorder: Recorder, kind: str) -> list[dict]:
-    return [op for op in recorder.snapshot() if op["kind"] == kind]
+    return [op.model_dump(exclude_unset=True) for op in recorder.snapshot() if op.kind == kind]
 
 
 def _head(port: int, extra: dict[str, str], key: str = "AKIDBOUNDS0000001") -> bytes:

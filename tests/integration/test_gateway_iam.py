@@ -264,7 +264,8 @@ def test_bad_signature_and_unknown_key_are_refused(env: Env, gw: Gateway) -> Non
     forged = aws.Credentials(worker.creds.access_key_id, "guessed", worker.creds.token)
     _denied(lambda: aws.client("sqs", gw.url, forged).list_queues(), "SignatureDoesNotMatch")
     _denied(lambda: aws.client("sqs", gw.url, aws.ADMIN).list_queues(), "InvalidClientTokenId")
-    refused = [op for op in gw.recorder.snapshot() if op["kind"] == "authn"]
+    refused = [op.model_dump(exclude_unset=True) for op in gw.recorder.snapshot()
+               if op.kind == "authn"]
     assert [(op["process"], op["value"]["error"]) for op in refused] == [
         ("worker-0", "SignatureDoesNotMatch"), ("unknown", "InvalidClientTokenId")]
     assert not _authz(gw)  # refused before authorization, never forwarded

@@ -57,7 +57,7 @@ def test_a_terminated_observer_session_is_the_solutions_harm_and_watching_goes_o
     assert observer.error is None, observer.error
     history = recorder.history(None)
     harms = history.of_kind("interference")
-    assert harms and "pg_terminate_backend" in harms[0].value["cause"]
+    assert harms and "pg_terminate_backend" in harms[0].value.cause
     result = run_checks(history, {KIT_UNHARMED: {}})[KIT_UNHARMED]
     assert result.verdict == "fail" and "observer's database session" in result.summary
     assert worst([result]) == "fail"

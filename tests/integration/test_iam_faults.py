@@ -272,8 +272,8 @@ def test_fault_start_and_end_carry_what_changed_and_what_was_restored(env: Env,
                        roles={"role.worker": worker.arn})
     nemesis = Nemesis(ctx)
     nemesis.run()
-    ops = {op["kind"]: op["value"] for op in gw.recorder.snapshot()
-           if op["kind"].startswith("fault_")}
+    ops = {op.kind: op.value.as_dict() for op in gw.recorder.snapshot()
+           if op.kind.startswith("fault_")}
     assert nemesis.error is None
     assert ops["fault_start"]["detail"]["removed"]["main"][0]["Action"] == "sqs:SendMessage"
     assert ops["fault_end"]["detail"]["restored"] == ["main"]

@@ -87,7 +87,7 @@ def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str)
     assert facts["python"] == [3, 11] and facts["psycopg"].startswith("3.")
     assert Path(facts["cwd"]).name != "" and (Path(facts["argv0"]).parent.name == "worker")
     history = History.load(tmp_path / "run" / "history.json")
-    slots = {op.value["worker"].split("#")[0] for op in history.of_kind("worker_start")}
+    slots = {op.value.worker.split("#")[0] for op in history.of_kind("worker_start")}
     assert len(slots) == sc.workers.replicas
 
 

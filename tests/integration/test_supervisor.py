@@ -47,7 +47,8 @@ def _supervise(confinement: Confinement, logdir: Path) -> tuple[Supervisor, list
     supervisor.start()
     assert stopping.wait(60), "the supervisor never stopped the run"
     supervisor.stop()
-    return supervisor, [op["value"] for op in recorder.snapshot() if op["kind"] == "worker_exit"]
+    return supervisor, [op.value.as_dict() for op in recorder.snapshot()
+                        if op.kind == "worker_exit"]
 
 
 def test_a_task_limit_the_solution_filled_is_its_workers_exit(

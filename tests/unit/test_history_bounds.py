@@ -54,9 +54,10 @@ def test_refusal_ops_are_checked_for_their_fields() -> None:
     recorder.record("unknown", "request_refused", code="X", reason="y")
     assert [op.kind for op in recorder.history(None).ops] == \
         ["connection_refused", "request_refused"]
-    recorder.record("worker-0#0", "connection_refused", port=1, limit=64)
-    with pytest.raises(HistoryError, match="missing field 'refused'"):
-        recorder.history(None)
+    # A malformed op fails where it is recorded, naming the op and its field.
+    with pytest.raises(HistoryError, match=r"op 2 \(ok connection_refused by worker-0#0\): "
+                                           r"missing field 'refused'"):
+        recorder.record("worker-0#0", "connection_refused", port=1, limit=64)
 
 
 def test_repeatable_refusals_are_sampled_with_their_count() -> None:
@@ -64,8 +65,8 @@ def test_repeatable_refusals_are_sampled_with_their_count() -> None:
     for _ in range(10_000):
         recorder.record_sampled("worker-0#0", "authn", error="InvalidClientTokenId")
     recorder.record_sampled("worker-1#0", "authn", error="InvalidClientTokenId")
-    counts = [op["value"]["occurrence"] for op in recorder.snapshot()
-              if op["process"] == "worker-0#0"]
+    counts = [op.value.occurrence for op in recorder.snapshot()
+              if op.process == "worker-0#0"]
     assert counts == [*range(1, 21), 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]
-    assert [op["value"]["occurrence"] for op in recorder.snapshot()
-            if op["process"] == "worker-1#0"] == [1]
+    assert [op.value.occurrence for op in recorder.snapshot()
+            if op.process == "worker-1#0"] == [1]

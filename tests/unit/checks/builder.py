@@ -2,7 +2,7 @@
 
 Histories are order-pipeline's, in the current format. The final state is kept in the
 shape tests find easiest to spoil (orders, balances, queue_messages, dlq_messages,
-db_instance) and converted by `kit.history.upgrade` when built.
+db_instance) and converted by order-pipeline's `upgrade_history` when built.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from typing import Any
 
 from kit import scenario
 from kit.checks import INVARIANTS
-from kit.history import FinalState, History, Op, upgrade
+from kit.history import FinalState, History, Op, parse_op
 
 SCENARIO = scenario.load("order-pipeline")
 _DESCRIBE = SCENARIO.workload_module.describe
+_UPGRADE = SCENARIO.workload_module.upgrade_history
+assert _UPGRADE is not None
 # The invariant parameters of order-pipeline (totals, DLQ and database names included).
 PARAMS = SCENARIO.params
 
@@ -78,14 +80,15 @@ class HistoryBuilder:
         """Append one op a little after the previous one."""
         self.t += self.rng.uniform(0.001, 0.02)
         index = self.ops[-1].index + 1 if self.ops else 0
-        op = Op(index=index, time=self.t, process=process, kind=kind, value=value)
+        op = parse_op({"index": index, "time": self.t, "process": process, "kind": kind,
+                       "value": value})
         self.ops.append(op)
         return op
 
     def drop(self, kind: str, **match: Any) -> list[Op]:
         """Remove the ops of this kind whose value has these fields; returns them."""
-        gone = [op for op in self.ops
-                if op.kind == kind and all(op.value.get(k) == v for k, v in match.items())]
+        gone = [op for op in self.ops if op.kind == kind
+                and all(getattr(op.value, k, None) == v for k, v in match.items())]
         self.ops = [op for op in self.ops if op not in gone]
         return gone
 
@@ -151,7 +154,7 @@ class HistoryBuilder:
     def build(self) -> History:
         final = None
         if self.final is not None:
-            data = upgrade({"final": self.final})["final"]
+            data = _UPGRADE({"final": self.final})["final"]
             # As the run reads queues: each message described by the scenario.
             for messages in (data["queues"] or {}).values():
                 for m in messages:

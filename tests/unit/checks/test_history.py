@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kit.history import FORMAT, FinalState, History, HistoryError, Op, make_history
+from kit.history import FORMAT, FinalState, History, HistoryError, make_history, parse_op
 
-from .builder import describe_body, healthy_run
+from .builder import SCENARIO, describe_body, healthy_run
 
 
 def test_json_round_trip_is_identical(tmp_path):
@@ -25,9 +25,12 @@ def test_round_trip_keeps_float_times_exactly():
 
 
 def test_ops_are_frozen():
-    op = Op(index=0, time=0.0, process="kit", kind="phase", value={"name": "deploy"})
+    op = parse_op({"index": 0, "time": 0.0, "process": "kit", "kind": "phase",
+                   "value": {"name": "deploy"}})
     with pytest.raises(ValueError):
         op.kind = "other"  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        op.value.name = "other"  # type: ignore[misc]
 
 
 def test_missing_field_names_the_op():
@@ -88,9 +91,12 @@ def test_a_version_1_history_is_read_in_the_current_shape():
         "final": {"orders": [{"order_id": "o-1", "customer_id": "c-1", "amount_cents": 5}],
                   "balances": {"c-1": 5}, "queue_messages": [], "dlq_messages": [],
                   "db_instance": {"Engine": "postgres"}, "rds_config": None, "iam": None}}
-    h = History.from_json(json.dumps(old))
-    assert [op.value["key"] for op in h.ops] == ["o-1"] * 3
-    assert h.ops[0].value["fields"]["amount_cents"] == 5
+    # Only the scenario knows its old fields: the kit alone refuses to guess.
+    with pytest.raises(HistoryError, match="upgrade_history"):
+        History.from_json(json.dumps(old))
+    h = History.from_json(json.dumps(old), SCENARIO.workload_module.upgrade_history)
+    assert [op.value.key for op in h.ops] == ["o-1"] * 3
+    assert h.ops[0].value.fields["amount_cents"] == 5
     assert h.final.effects[0].key == "o-1"
     assert h.final.tables == {"customer_balances": [{"customer_id": "c-1",
                                                      "balance_cents": 5}]}
@@ -121,3 +127,28 @@ def test_describe_body_keeps_fields_of_poison():
     facts = describe_body('{"order_id": "p-1", "customer_id": "c", "amount_cents": 0}')
     assert facts == {"key": "p-1", "valid": False, "fields": {
         "order_id": "p-1", "customer_id": "c", "amount_cents": 0}}
+
+
+def test_a_saved_history_with_a_malformed_op_names_it(tmp_path):
+    # A file save wrote is read in one pass; when that fails, the error still names the op.
+    doc = json.loads(healthy_run(seed=5).build().to_json())
+    receive = next(op for op in doc["ops"] if op["kind"] == "receive")
+    del receive["value"]["receive_count"]
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(HistoryError, match=rf"h.json: history is malformed: op "
+                                           rf"{receive['index']} \(ok receive by worker-\d"):
+        History.load(path)
+
+
+def test_ops_are_typed_by_kind_and_type():
+    h = healthy_run(seed=6).build()
+    sends = h.of_kind("send")
+    assert {type(op.value).__name__ for op in sends} == {"Send"}
+    assert all(isinstance(op.value.valid, bool) for op in sends)
+    other = parse_op({"index": 0, "time": 0.0, "process": "app", "kind": "write",
+                      "type": "info", "value": {"key": "t", "error": "cut"}})
+    assert type(other.value).__name__ == "Value" and other.value.error == "cut"
+    failed = parse_op({"index": 0, "time": 0.0, "process": "app", "kind": "write",
+                       "type": "fail", "value": {"key": "t", "error": "refused"}})
+    assert type(failed.value).__name__ == "WriteFailed"

@@ -7,7 +7,7 @@ import json
 
 from kit.checks import invariants, run_checks
 from kit.checks.producer import PRODUCER_SENDS
-from kit.history import History, Op
+from kit.history import History, parse_op
 from kit.run.judge import judge
 from tests.unit.checks.builder import SCENARIO, HistoryBuilder, describe_body
 
@@ -20,9 +20,10 @@ DENIED = {"action": "sqs:SendMessage", "operation": "SendMessage",
 
 def _refused(b: HistoryBuilder, error: str) -> None:
     b.t += 0.01
-    b.ops.append(Op(index=b.ops[-1].index + 1, time=b.t, process="producer", type="fail",
-                    kind="send", value={"body": BODY, "queue": "queue.orders",
-                                        "error": error, **describe_body(BODY)}))
+    b.ops.append(parse_op({"index": b.ops[-1].index + 1, "time": b.t, "process": "producer",
+                           "type": "fail", "kind": "send",
+                           "value": {"body": BODY, "queue": "queue.orders", "error": error,
+                                     **describe_body(BODY)}}))
 
 
 def _deployed(sends: int = 0) -> HistoryBuilder:

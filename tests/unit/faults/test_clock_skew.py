@@ -47,8 +47,8 @@ def _authn(gateway: Gateway, process: str, key: str) -> list[str]:
     # An accepted request goes on to authorization, against an upstream that is not there.
     with contextlib.suppress(EndpointConnectionError):
         gateway.handle(wire.method, wire.path, wire.headers, wire.body)
-    return [op["value"]["message"] for op in gateway.recorder.snapshot()[before:]
-            if op["kind"] == "authn"]
+    return [op.value.message for op in gateway.recorder.snapshot()[before:]
+            if op.kind == "authn"]
 
 
 def test_the_clock_moves_only_for_the_processes_it_targets() -> None:

@@ -76,7 +76,7 @@ def test_nothing_of_a_fault_acts_before_its_trigger(kind: str) -> None:
     nemesis.join(timeout=10)
     assert not nemesis.is_alive() and nemesis.error is None
     assert touched == []
-    assert [op["kind"] for op in recorder.snapshot()] == ["fault_not_injected"]
+    assert [op.kind for op in recorder.snapshot()] == ["fault_not_injected"]
 
 
 def test_the_tripwire_catches_a_fault_that_acts_early() -> None:

@@ -44,11 +44,12 @@ def _fault(recorder: Recorder, workers: Workers, single_send: frozenset[str] = f
 
 
 def _sent(recorder: Recorder, key: str, valid: bool = True) -> None:
-    recorder.record("producer", "send", key=key, valid=valid)
+    recorder.record("producer", "send", message_id=f"s-{key}", duplicate_of=None, body="{}",
+                    key=key, fields={}, valid=valid)
 
 
 def _received(recorder: Recorder, worker: str, key: str) -> None:
-    recorder.record(worker, "receive", key=key, message_id=f"m-{key}")
+    recorder.record(worker, "receive", message_id=f"m-{key}", key=key, receive_count=1)
 
 
 def test_the_worker_holding_an_unrecorded_message_is_killed() -> None:
@@ -56,7 +57,7 @@ def test_the_worker_holding_an_unrecorded_message_is_killed() -> None:
     for key in ("a", "b"):
         _sent(recorder, key)
     _received(recorder, "worker-0", "a")
-    recorder.record("worker-0", "recorded", key="a")  # done with its message
+    recorder.record("worker-0", "recorded", key="a", fields={})  # done with its message
     _received(recorder, "worker-1", "b")  # in the middle of it
     fault = _fault(recorder, workers)
     assert fault.start() == {"killed": "worker-1", "holding": "m-b"}

@@ -114,9 +114,9 @@ def test_unknown_key_is_refused_and_recorded(gateway: Gateway) -> None:
     status, headers, _ = _handle(gateway, capture("sqs", "list_queues", key="AKIDUNKNOWN"))
     assert status == 403 and headers["x-amzn-query-error"] == "InvalidClientTokenId;Sender"
     op, = gateway.recorder.snapshot()
-    assert (op["process"], op["kind"]) == ("unknown", "authn")
-    assert op["value"]["error"] == "InvalidClientTokenId"
-    assert op["value"]["action"] == "sqs:ListQueues"
+    assert (op.process, op.kind) == ("unknown", "authn")
+    assert op.value.error == "InvalidClientTokenId"
+    assert op.value.action == "sqs:ListQueues"
 
 
 def test_wrong_secret_and_token_are_refused(gateway: Gateway) -> None:
@@ -129,16 +129,16 @@ def test_wrong_secret_and_token_are_refused(gateway: Gateway) -> None:
         "SignatureDoesNotMatch;Sender"
     assert _handle(gateway, wrong_token)[1]["x-amzn-query-error"] == \
         "InvalidClientTokenId;Sender"
-    assert [op["value"]["error"] for op in gateway.recorder.snapshot()] == [
+    assert [op.value.error for op in gateway.recorder.snapshot()] == [
         "SignatureDoesNotMatch", "InvalidClientTokenId"]
-    assert {op["process"] for op in gateway.recorder.snapshot()} == {"worker-0"}
+    assert {op.process for op in gateway.recorder.snapshot()} == {"worker-0"}
 
 
 def test_unsigned_request_is_refused(gateway: Gateway) -> None:
     status, _, body = gateway.handle("POST", "/", {"host": "h", "x-amz-target":
                                                    "secretsmanager.ListSecrets"}, b"{}")
     assert status == 403 and b"MissingAuthenticationTokenException" in body
-    assert gateway.recorder.snapshot()[0]["process"] == "anonymous"
+    assert gateway.recorder.snapshot()[0].process == "anonymous"
 
 
 def test_registering_a_secret_without_a_principal_is_a_usage_error(gateway: Gateway) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kit.history import FinalState, History, Op
+from kit.history import FinalState, History, parse_op
 from kit.iam import Request, evaluate, parse_policy, unknown_actions
 from kit.iam.usage import needed_policy, role_of, used_vs_granted
 
@@ -28,9 +28,10 @@ CALLS = [
 
 def history(calls: list[tuple[str, str, str, str]] = CALLS, iam: dict | None = None
             ) -> History:
-    ops = [Op(index=i, time=i * 0.1, process=process, kind="authz",
-              value={"action": action, "operation": action.split(":")[1], "resource": resource,
-                     "decision": decision, "deciding": [], "reason": ""})
+    ops = [parse_op({"index": i, "time": i * 0.1, "process": process, "kind": "authz",
+                     "value": {"action": action, "operation": action.split(":")[1],
+                               "resource": resource, "decision": decision, "deciding": [],
+                               "reason": ""}})
            for i, (process, action, resource, decision) in enumerate(calls)]
     return History(ops=tuple(ops), final=FinalState(iam=iam) if iam is not None else None)
 

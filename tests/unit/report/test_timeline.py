@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kit.history import Op, parse_op
 from kit.report.timeline import Timeline, writes_per_second
 
+_INDEX = iter(range(10**6))
 
-def op(time: float, process: str, kind: str, type: str = "ok", **value: Any) -> dict[str, Any]:
-    return {"time": time, "process": process, "kind": kind, "type": type, "value": value}
+
+def op(time: float, process: str, kind: str, type: str = "ok", **value: Any) -> Op:
+    return parse_op({"index": next(_INDEX), "time": time, "process": process, "kind": kind,
+                     "type": type, "value": value})
 
 
 OPS = [

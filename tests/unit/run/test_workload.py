@@ -61,7 +61,7 @@ def _run(monkeypatch: pytest.MonkeyPatch, kind: FakeKind) -> SimpleNamespace:
 
 
 def _phases(ctx: SimpleNamespace) -> list[str]:
-    return [op.value["name"] for op in ctx.recorder.history(None).of_kind("phase")]
+    return [op.value.name for op in ctx.recorder.history(None).of_kind("phase")]
 
 
 def test_the_kind_starts_before_the_nemesis_and_recovers_when_it_can(
