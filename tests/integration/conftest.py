@@ -1,11 +1,29 @@
-"""Fixtures the leak tests share."""
+"""Fixtures the integration tests share."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+
+
+def traversable_tmp(prefix: str) -> Callable[[], Iterator[Path]]:
+    """A `tmp_path` fixture for a test module, outside pytest's own (0700) tree: the
+    sandbox's services (PostgreSQL, the workers) run as other users and must traverse every
+    parent of their directories, as they must on a user's machine."""
+
+    @pytest.fixture
+    def tmp_path() -> Iterator[Path]:
+        path = Path(tempfile.mkdtemp(prefix=prefix))
+        path.chmod(0o711)
+        yield path
+        shutil.rmtree(path, ignore_errors=True)
+
+    return tmp_path
 
 
 class CtrlC(logging.Handler):

@@ -7,28 +7,20 @@ the linked file's content is in none of the runs' files.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.integration.adversary import judge, not_caught, processes, survivors
+from tests.integration.conftest import traversable_tmp
 
 CASES = {"symlink-golden-worker", "symlink-root-file", "file-leak-precondition",
          "override-region", "tfjson-array-provisioner", "module-link-into-dot-terraform",
          "check-block-external"}
 
 
-@pytest.fixture
-def tmp_path() -> Iterator[Path]:
-    # Outside pytest's own (0700) tree: the sandbox's services run as other users.
-    path = Path(tempfile.mkdtemp(prefix="adversarial-intake-"))
-    path.chmod(0o711)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+tmp_path = traversable_tmp("adversarial-intake-")
 
 
 def _secrets() -> list[str]:

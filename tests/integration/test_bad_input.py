@@ -13,8 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from kit import scenario
 from kit.checks import invariants
 from kit.sandbox.ports import is_listening
 from tests.conftest import ROOT
+from tests.integration.conftest import traversable_tmp
 from tests.integration.procs import alive, eventually, listening_ports, living_under, tree
 
 SCENARIO = scenario.load("order-pipeline")
@@ -33,14 +32,7 @@ def _env(tmp: Path) -> dict[str, str]:
     return {**os.environ, "TMPDIR": str(tmp), "PYTHONFAULTHANDLER": "1"}
 
 
-@pytest.fixture
-def tmp_path() -> Iterator[Path]:
-    # Outside pytest's own (0700) tree: the sandbox's PostgreSQL runs as another user and
-    # must traverse every parent of TMPDIR, as it must on a user's machine.
-    path = Path(tempfile.mkdtemp(prefix="badinput-"))
-    path.chmod(0o711)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+tmp_path = traversable_tmp("badinput-")
 
 
 def _dirs(tmp_path: Path) -> tuple[Path, Path]:

@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +29,7 @@ from kit.deploy.terraform import DeployFailure, Terraform
 from kit.variants import load_all, materialize
 from tests.conftest import ROOT
 from tests.integration.adversary import ADVERSARIAL
+from tests.integration.conftest import traversable_tmp
 
 SCENARIO = scenario.load("order-pipeline")
 KIT = [sys.executable, "-m", "kit.cli"]
@@ -37,13 +37,7 @@ ALLOWED = SCENARIO.toolchain.allowed_providers
 BUILTIN = "terraform.io/builtin/terraform"
 
 
-@pytest.fixture
-def tmp_path() -> Iterator[Path]:
-    # Outside pytest's own (0700) tree: the sandbox's services run as other users.
-    path = Path(tempfile.mkdtemp(prefix="intake-"))
-    path.chmod(0o711)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+tmp_path = traversable_tmp("intake-")
 
 
 LEAK = """
