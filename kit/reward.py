@@ -77,13 +77,12 @@ def reward(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
     capped_by: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     for run in runs:
+        by_fault.setdefault(run["fault"], [])
         if not is_judged(run["outcome"], run["verdicts"]):
             excluded.append({"fault": run["fault"], "seed": run["seed"],
                              "cause": run.get("cause", "kit")})
-            by_fault.setdefault(run["fault"], [])
             continue
         score = run_score(spec, run["verdicts"])
-        by_fault.setdefault(run["fault"], [])
         if score is None:
             continue
         by_fault[run["fault"]].append(score)

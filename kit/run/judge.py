@@ -7,7 +7,7 @@ from typing import Any
 
 from kit.checks import CheckResult, invariants, run_checks, worst
 from kit.checks.interference import KIT_UNHARMED
-from kit.checks.least_privilege import LEAST, LEAST_DEFAULTS
+from kit.checks.least_privilege import LEAST
 from kit.checks.producer import PRODUCER_SENDS
 from kit.history import History
 from kit.iam.usage import used_vs_granted
@@ -60,7 +60,8 @@ def usage(scenario: Scenario, history: History) -> dict[str, Any] | None:
     """Used vs granted per role of the run's processes (None when nothing ran)."""
     if history.final is None or not history.final.iam:
         return None
-    services = scenario.params.get(LEAST, LEAST_DEFAULTS)["services"]
+    # An unlisted iam.least_privilege: its defaults, from the invariant table.
+    services = (scenario.params.get(LEAST) or invariants.INVARIANTS[LEAST].params())["services"]
     drill = scenario.workload.drill
     if drill is not None:
         processes = {"app": drill.app.role, "runbook": drill.runbook.role}
