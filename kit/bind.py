@@ -23,6 +23,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from kit import aws, bindings, interrupt
+from kit.deploy import addresses
 from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
 from kit.recorder import Recorder
@@ -68,17 +69,21 @@ def kit_values(scenario: Scenario) -> dict[str, Any]:
             "kit.account": aws.ACCOUNT_ID, **{f"workload.{k}": v for k, v in params.items()}}
 
 
-def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: Any
-                    ) -> dict[str, Any]:
-    """Each declared resource's attributes, from the outputs (and the emulator for ARNs)."""
+def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: Any,
+                    state: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Each declared resource's attributes, from the outputs or, bound by `address`, from
+    the `state` after apply (and the emulator for ARNs); Unlocated when a resource is not
+    where its binding says."""
     out: dict[str, Any] = {}
     for name, attrs in scenario.resources.items():
         kind = name.split(".", 1)[0]
         declared = bindings.declared_attribute(kind)
-        value = values[attrs[declared]]
+        source = attrs.get(declared) or f"address {attrs.get('address')}"
+        value = values[attrs[declared]] if declared in attrs else _addressed(
+            state or {}, name, kind, attrs["address"])
         out[f"{name}.{declared}"] = value
         if kind == "queue":
-            arn = _queue_arn(admin_sqs, name, attrs[declared], value)
+            arn = _queue_arn(admin_sqs, name, source, value)
             out[f"{name}.arn"], out[f"{name}.name"] = arn, arn.rsplit(":", 1)[-1]
         elif kind == "role":
             out[f"{name}.name"] = value.rsplit("/", 1)[-1]
@@ -91,7 +96,16 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
 
 class Unlocated(SolutionError):
     """An output names a resource the kit cannot find where the contract says it is (the
-    kit's account and region): the solution's, e.g. an override moving its provider."""
+    kit's account and region): the solution's, e.g. an override moving its provider; or an
+    address names no resource of the state."""
+
+
+def _addressed(state: Mapping[str, Any], name: str, kind: str, address: str) -> Any:
+    """A resource's declared attribute from the state (kit/deploy/addresses.py)."""
+    try:
+        return addresses.lookup(state, name, kind, address)
+    except addresses.Unaddressed as exc:
+        raise Unlocated(str(exc)) from None
 
 
 def _queue_arn(admin_sqs: Any, name: str, output: str, url: str) -> str:

@@ -119,12 +119,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _solution(given: str | None, golden: Path) -> Path:
-    """The solution directory to grade (default: the golden one); InputError if unusable."""
+def _solution(given: str | None, golden: Path, module: str = ".") -> Path:
+    """The solution directory to grade (default: the golden one); InputError if unusable.
+    `module`: where its Terraform is inside it (the scenario's terraform.dir)."""
     solution = Path(given) if given else golden
-    if not solution.is_dir() or not any(solution.glob("*.tf")):
+    if not solution.is_dir() or not any((solution / module).glob("*.tf")):
+        where = "at its root" if module == "." else f"in {module}/ (terraform.dir)"
         raise InputError(f"solution directory {solution} does not exist or holds no *.tf "
-                         "file; pass --solution DIR (a directory with the Terraform at its root)")
+                         f"file {where}; pass --solution DIR (a directory with the Terraform "
+                         f"{where})")
     return solution
 
 
@@ -144,7 +147,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     sc = scenario.load(args.scenario)
     _require_confinement(args)
     emulator, url = _emulator(args)
-    solution = _solution(args.solution, sc.golden)
+    solution = _solution(args.solution, sc.golden, sc.terraform.dir)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
@@ -248,7 +251,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
                          "(workload.kind: drill): run it with `kit eval`")
     _require_confinement(args)
     emulator, url = _emulator(args)
-    solution = _solution(args.solution, sc.golden)
+    solution = _solution(args.solution, sc.golden, sc.terraform.dir)
     faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
@@ -331,6 +334,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK if not bad and not flaky else EXIT_FAIL
 
 
+def cmd_modules(args: argparse.Namespace) -> int:
+    """Fill a team repository's registry-module cache from its own `terraform init`."""
+    from kit.deploy import modules
+
+    added = modules.vendor(Path(args.source), Path(args.target))
+    for record in added:
+        console.print(f"{record.key}: {record.source} {record.version or ''} -> "
+                      f"{Path(args.target) / record.dir}")
+    console.print(f"{len(added)} registry module(s) in {args.target}"
+                  + ("" if added else f" (the init in {args.source} installed none)"))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
@@ -359,6 +375,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run a recovery drill by hand: a live view, then its timeline")
     _add_validate(sub.add_parser("validate", parents=[roots, emulators],
                                  help="run the kill matrix of a scenario"))
+    mods = sub.add_parser("modules", help="a team repository's registry-module cache")
+    vendor = mods.add_subparsers(dest="action", required=True).add_parser(
+        "vendor", help="copy the registry modules of your own `terraform init` into the "
+        "cache that the scenario's terraform.modules names")
+    vendor.add_argument("--from", dest="source", required=True, metavar="DIR",
+                        help="the .terraform/modules directory terraform init filled")
+    vendor.add_argument("--to", dest="target", required=True, metavar="CACHE",
+                        help="the module cache (e.g. .kit/modules)")
     return parser
 
 
@@ -414,7 +438,8 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
 
 
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
-            "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill}
+            "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
+            "modules": cmd_modules}
 
 
 def _add_roots(dirs: list[str]) -> None:

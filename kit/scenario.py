@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from kit import bindings
 from kit.checks import INVARIANTS, Invariant, invariants
 from kit.checks.params import ParamError
+from kit.deploy.addresses import check_address
 from kit.errors import InputError
 from kit.faults.spec import Fault
 from kit.rds.config import RdsTimings
@@ -45,11 +46,28 @@ class Toolchain(Strict):
     allowed_providers: tuple[str, ...] = ("hashicorp/aws", "hashicorp/random")
 
 
+class TerraformLayout(Strict):
+    """Where the Terraform is inside the solution: `dir`, the root module (relative to the
+    solution); `modules` (team only), the registry-module cache `kit modules vendor` fills,
+    relative to the repository (kit/deploy/modules.py)."""
+
+    dir: str = "."
+    modules: str | None = None
+
+    @model_validator(mode="after")
+    def _inside(self) -> TerraformLayout:
+        for name, value in (("dir", self.dir), ("modules", self.modules)):
+            if value is not None and (Path(value).is_absolute() or ".." in Path(value).parts):
+                raise ValueError(f"{name}: {value!r} must be a relative path inside the "
+                                 "repository (no `..`)")
+        return self
+
+
 class Contract(Strict):
     """What the solution's Terraform takes (variable -> binding) and must output."""
 
     variables: dict[str, str] = {}
-    outputs: tuple[str, ...]
+    outputs: tuple[str, ...] = ()
 
 
 class Workers(Strict):
@@ -186,8 +204,12 @@ class Scenario(Strict):
     name: str
     summary: str
     toolchain: Toolchain = Toolchain()
+    # `team`: a team's own repository, checked as it is (README "Threat model" says what it
+    # changes); refused for the kit's own scenarios, which grade untrusted solutions.
+    trust: Literal["untrusted", "team"] = "untrusted"
+    terraform: TerraformLayout = TerraformLayout()
     baseline: Baseline | None = None
-    contract: Contract
+    contract: Contract = Contract()
     resources: dict[str, dict[str, str]]
     workers: Workers | None = None  # queue workloads
     messages: Messages | None = None  # queue workloads
@@ -205,6 +227,9 @@ class Scenario(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
+        if self.trust != "team" and self.terraform.modules is not None:
+            raise ValueError("terraform.modules: a registry-module cache is for `trust: "
+                             "team` scenarios only (untrusted solutions use local modules)")
         if "none" not in self.faults:
             raise ValueError("faults must include `none` (the fault-free baseline run)")
         if self.workload.kind == "queue" and (self.workers is None or self.messages is None):
@@ -219,8 +244,22 @@ class Scenario(Strict):
         return self
 
     @property
+    def repository(self) -> Path | None:
+        """A team scenario's repository: the directory holding its `.kit/` root (None for
+        a scenario in a root of scenarios/, golden/, variants/)."""
+        return self.root.parent if self.trust == "team" and self.root.name == ".kit" else None
+
+    @property
     def golden(self) -> Path:
-        return self.root / "golden" / self.name
+        """What `kit validate` judges as golden: a team's repository itself, or
+        golden/<name>/ beside scenarios/."""
+        return self.repository or self.root / "golden" / self.name
+
+    @property
+    def module_cache(self) -> Path | None:
+        """The registry-module cache (terraform.modules), relative to the repository."""
+        modules = self.terraform.modules
+        return None if modules is None else (self.repository or self.root) / modules
 
     @property
     def variants_dir(self) -> Path:
@@ -308,6 +347,10 @@ def load(name_or_path: str | Path) -> Scenario:
         scenario = Scenario.model_validate({**raw, "root": root, "directory": path.parent})
     except ValidationError as exc:
         raise InputError(f"{path}: " + _describe(exc)) from None
+    if scenario.trust == "team" and path.resolve().is_relative_to(SCENARIOS):
+        raise InputError(f"{path}: field trust: `team` is refused for the kit's own "
+                         "scenarios (they grade untrusted solutions); a team scenario lives "
+                         "in the team's repository, under .kit/scenarios/")
     if path.parent.name != scenario.name and path.parent.parent.name == "scenarios":
         raise InputError(f"{path}: field name is {scenario.name!r} but the folder is "
                          f"{path.parent.name!r}")
@@ -359,10 +402,16 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
         except bindings.BindingError as exc:
             raise InputError(f"field resources.{name}: {exc}") from None
         declared = bindings.declared_attribute(kind)
+        if set(attrs) == {"address"}:
+            problem = check_address(kind, attrs["address"])
+            if problem:
+                raise InputError(f"field resources.{name}.address: {problem}")
+            continue
         if set(attrs) != {declared}:
             raise InputError(f"field resources.{name}: a {kind} is declared by its "
-                             f"`{declared}` alone (e.g. {{{declared}: outputs.<name>}}), "
-                             f"got {', '.join(attrs) or 'nothing'}")
+                             f"`{declared}` alone (e.g. {{{declared}: outputs.<name>}}) or "
+                             f"by its Terraform `address` alone (e.g. {{address: "
+                             f"aws_sqs_queue.orders}}), got {', '.join(attrs) or 'nothing'}")
         where_what.append((f"resources.{name}.{declared}", attrs[declared],
                            ("outputs", "baseline")))
     for var, value in scenario.contract.variables.items():

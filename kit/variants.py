@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
 from kit.scenario import Scenario
 
@@ -111,7 +112,8 @@ def load(scenario: Scenario, directory: Path) -> Variant:
 
 def materialize(scenario: Scenario, variant: Variant, target: Path) -> Path:
     """Copy the golden into `target` and apply the variant's patch; errors name the patch."""
-    shutil.copytree(scenario.golden, target, ignore=shutil.ignore_patterns("__pycache__"))
+    # What a run never copies stays behind (a team repository's .git/ and .kit/ too).
+    shutil.copytree(scenario.golden, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
     # The ceiling keeps git from finding an enclosing repository and patching that instead.
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(target.parent)}
     done = subprocess.run(["git", "apply", "--whitespace=nowarn", str(variant.patch.resolve())],

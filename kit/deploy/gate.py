@@ -20,6 +20,15 @@ reports each forbidden construct with file:line evidence, as invariant
   joined to the calling module's directory as written (so through a linked directory it
   may land elsewhere than the link's target's parent), from the root module down. Each
   must be inside the solution (and in a part the kit copies) or the kit's modules/.
+
+A `trust: team` scenario (a team's own repository) changes two rules, no other: its
+backend (`backend`, `cloud`) is not refused but replaced by local state in the run's copy
+(kit/deploy/backend.py), and a module source that is not a local path (a registry module)
+is not refused but served from the scenario's module cache (kit/deploy/modules.py, an
+input error when it is not there). Local sources must still stay inside the repository;
+provisioners, `external`/`http` data, other providers and `terraform_remote_state` of a
+remote backend are refused as for anyone. The root module is `terraform.dir` of the
+solution (`root_module`), the module tree is followed from there.
 """
 
 from __future__ import annotations
@@ -52,24 +61,38 @@ class Violation:
 Add = Callable[..., None]
 
 
-def check(config: Configuration, allowed_providers: tuple[str, ...], modules_root: Path
-          ) -> list[Violation]:
-    """Every forbidden construct in the solution (empty when it may be applied)."""
+def check(config: Configuration, allowed_providers: tuple[str, ...], modules_root: Path,
+          *, team: bool = False, root_module: Path = Path(".")) -> list[Violation]:
+    """Every forbidden construct in the solution (empty when it may be applied); `team`:
+    the rules of a team's own repository (the module docstring says which two change)."""
     found: list[Violation] = []
     for doc in config.documents:
 
         def add(construct: str, why: str, *words: str, doc: Document = doc) -> None:
             found.append(Violation(f"{doc.path}:{doc.line(*words)}", construct, why))
 
-        _settings(doc.content, allowed_providers, add)
+        _settings(doc.content, allowed_providers, add if not team else _backends_kept(add))
         _types(doc.content, allowed_providers, add)
         for (mname,), body in blocks(doc.content.get("module"), 1):
             source = _source(body)
+            if team and not source.startswith(("./", "../")) and source:
+                continue  # a registry module: from the cache (kit/deploy/modules.py)
             if not _local_module(config.root / doc.path.parent, source, config.root,
                                  modules_root):
                 add(f'module "{mname}" source "{source}"', LOCAL_ONLY, "module", mname)
-    found += _module_tree(config, modules_root)
+    found += _module_tree(config, modules_root, root_module)
     return list(dict.fromkeys(found))  # a module may be refused by both readings
+
+
+def _backends_kept(add: Add) -> Add:
+    """`add` that lets a team's backend through (the run replaces it with local state)."""
+
+    def team_add(construct: str, why: str, *words: str) -> None:
+        if words[:1] in (("backend",), ("cloud",)):
+            return
+        add(construct, why, *words)
+
+    return team_add
 
 
 def _settings(content: dict[str, Any], allowed: tuple[str, ...], add: Add) -> None:
@@ -141,7 +164,8 @@ def _source(body: dict[str, Any]) -> str:
     return source if isinstance(source, str) else ""
 
 
-def _module_tree(config: Configuration, modules_root: Path) -> list[Violation]:
+def _module_tree(config: Configuration, modules_root: Path, root_module: Path = Path(".")
+                 ) -> list[Violation]:
     """The module calls Terraform follows from the root module, each resolved as Terraform
     does (joined to the caller's directory as Terraform names it, not as the disk does)."""
     root = Path(os.path.realpath(config.root))
@@ -151,7 +175,8 @@ def _module_tree(config: Configuration, modules_root: Path) -> list[Violation]:
         by_dir.setdefault(doc.path.parent, []).append(doc)
     found: list[Violation] = []
     seen: set[Path] = set()
-    todo = [(root, Path("."))]  # (the directory as Terraform names it, as the gate read it)
+    # (the directory as Terraform names it, as the gate read it)
+    todo = [(Path(os.path.normpath(root / root_module)), Path(os.path.normpath(root_module)))]
     while todo:
         named, real = todo.pop()
         if real in seen:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -32,9 +33,10 @@ _OPTIONS = SerializationOptions(strip_string_quotes=True, explicit_blocks=False)
 # "var.x". One parse at a time.
 _PARSING = threading.Lock()
 # Left out of the solution's copy (kit/deploy/terraform.py), so never read either: what an
-# earlier init or apply left behind (kit/deploy/intake.py says why each is harmless).
+# earlier init or apply left behind (kit/deploy/intake.py says why each is harmless), and a
+# team repository's `.kit/` (its scenarios, variants and module cache: the kit's input).
 NOT_COPIED = (".terraform", ".terraform.lock.hcl", "terraform.tfstate*", ".git",
-              "__pycache__")
+              "__pycache__", ".kit")
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,12 @@ class Configuration:
 
     def at_root(self) -> list[Document]:
         """The root module's files (Terraform reads only these as the root module)."""
-        return [d for d in self.documents if d.path.parent == Path(".")]
+        return self.at(Path("."))
+
+    def at(self, directory: Path) -> list[Document]:
+        """The files of one module directory (relative to the solution)."""
+        where = Path(os.path.normpath(directory))
+        return [d for d in self.documents if d.path.parent == where]
 
     def resources(self, rtype: str) -> Iterator[tuple[Document, str, dict[str, Any]]]:
         """(file, name, body) of every resource of `rtype`, in every module."""

@@ -26,6 +26,23 @@ A service served elsewhere than the primary emulator (RDS through the kit's fron
 moto; under LocalStack, what LocalStack lacks: kit/sandbox/emulator.py) gets its own
 AWS_ENDPOINT_URL_<SERVICE>, which the provider's SDK reads the same way.
 
+Credential settings are neutralised in every block (NEUTRALISED, NEUTRAL_BLOCKS): a
+team's provider names how it reaches its own AWS account (`profile = "prod"`, shared
+config and credentials files, `assume_role`, web identity, an allowed account list, FIPS or
+dual-stack endpoints, a CA bundle, proxies), each of which breaks against the emulator or
+would use something that is not the kit's ("failed to get shared config profile"). The
+override sets each attribute to null (unset) and replaces each credential block the
+solution has with an empty one, which the provider ignores (tested with the real provider,
+tests/integration/test_team_terraform.py).
+
+In a team repository (`trust: team`) the root module's backend, whatever it is, is
+replaced by local state in the run's copy (`write_backend_override`), as tflocal does: an
+override file's `backend` (or `cloud`) block replaces the original's, whatever its type
+(Terraform "Override Files": "The presence of a block defining a backend (either cloud or
+backend) in an override file always takes precedence over a block defining a backend in
+the original configuration"). The real backend is never contacted: init runs with
+`-backend=false` and the state is the copy's terraform.tfstate.
+
 The access key is the kit's account id: LocalStack reads a 12-digit access key id as the
 account to act in (tflocal writes "test", LocalStack's default account 000000000000); moto
 serves one account whatever the key. README ("tflocal") lists every difference from the
@@ -40,11 +57,24 @@ from functools import cache
 from pathlib import Path
 
 from kit.aws import ACCOUNT_ID
-from kit.deploy.hcl import Configuration, items
+from kit.deploy.hcl import Configuration, blocks, items
 from kit.errors import SolutionError
 
 OVERRIDE_FILE = "zz_kit_override.tf"
 PROVIDER_FILE = "zz_kit_provider.tf"
+BACKEND_FILE = "zz_kit_backend_override.tf"
+# Provider attributes (hashicorp/aws 6.x schema) that aim it at a real account or break
+# against an emulator: unset in every block of the override.
+NEUTRALISED = (
+    "profile", "shared_config_files", "shared_credentials_files", "token",
+    "allowed_account_ids", "forbidden_account_ids", "custom_ca_bundle",
+    "ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "https_proxy",
+    "no_proxy", "sts_region", "use_fips_endpoint", "use_dualstack_endpoint",
+    "s3_us_east_1_regional_endpoint", "tag_policy_compliance",
+)
+# Nested credential blocks: Terraform replaces a nested block type as a whole, so the
+# solution's is replaced by an empty one (no role to assume) where it has one.
+NEUTRAL_BLOCKS = ("assume_role", "assume_role_with_web_identity")
 REGION = "us-east-1"
 
 # Named in the override when a solution brings its own `endpoints` block. Terraform replaces
@@ -83,6 +113,7 @@ class ProviderBlock:
     alias: str | None  # None: the default provider
     own_endpoints: bool  # it has an `endpoints` block
     region: str | None  # its `region` as an HCL expression, None when unset
+    credential_blocks: tuple[str, ...] = ()  # which of NEUTRAL_BLOCKS it has
 
 
 def _expression(value: object) -> str | None:
@@ -95,11 +126,11 @@ def _expression(value: object) -> str | None:
     return f'"{value}"'
 
 
-def provider_blocks(config: Configuration) -> list[ProviderBlock]:
-    """Every `provider "aws"` block of the solution's root module; override files are the
-    kit's business, not the solution's."""
+def provider_blocks(config: Configuration, module: Path = Path(".")) -> list[ProviderBlock]:
+    """Every `provider "aws"` block of the solution's root module (`module`, relative to
+    the solution); override files are the kit's business, not the solution's."""
     blocks: list[ProviderBlock] = []
-    for doc in config.at_root():
+    for doc in config.at(module):
         if doc.is_override:
             continue
         for name, body in items(doc.content.get("provider")):
@@ -107,7 +138,8 @@ def provider_blocks(config: Configuration) -> list[ProviderBlock]:
                 alias = body.get("alias")
                 blocks.append(ProviderBlock(alias if isinstance(alias, str) else None,
                                             "endpoints" in body,
-                                            _expression(body.get("region"))))
+                                            _expression(body.get("region")),
+                                            tuple(b for b in NEUTRAL_BLOCKS if b in body)))
     return blocks
 
 
@@ -132,9 +164,11 @@ def block_region(block: ProviderBlock, default: str | None, forced: str | None) 
 
 def render_provider(endpoint: str, *, alias: str | None = None,
                     endpoints: Mapping[str, str] | None = None,
-                    every_service: bool = False, region: str | None = None) -> str:
+                    every_service: bool = False, region: str | None = None,
+                    credential_blocks: tuple[str, ...] = ()) -> str:
     """HCL for one `provider "aws"` block aimed at the sandbox (`region`: an HCL expression,
-    default the kit's region)."""
+    default the kit's region), every credential setting neutralised (`credential_blocks`:
+    the solution's nested ones, replaced by empty blocks)."""
     chosen = {s: endpoint for s in SERVICES if every_service} | dict(endpoints or {})
     region = region or f'"{REGION}"'
     lines = ['provider "aws" {']
@@ -150,6 +184,8 @@ def render_provider(endpoint: str, *, alias: str | None = None,
         "  skip_region_validation      = true",
         "  s3_use_path_style           = true",
         f'  http_proxy                  = "{endpoint}"',
+        *(f"  {name:<27} = null" for name in NEUTRALISED),
+        *(f"  {name} {{}}" for name in credential_blocks),
     ]
     if chosen:
         lines += ["  endpoints {",
@@ -161,22 +197,50 @@ def render_provider(endpoint: str, *, alias: str | None = None,
 
 def write_provider_config(solution_copy: Path, config: Configuration, endpoint: str,
                           endpoints: Mapping[str, str] | None = None,
-                          region: str | None = REGION) -> Path:
-    """Write the kit's provider file into a copy of the solution; returns its path.
+                          region: str | None = REGION, module: Path = Path(".")) -> Path:
+    """Write the kit's provider file into a copy of the solution (into its root module,
+    `module`); returns its path.
     `region`: where the default provider is moved (None: the solution's regions stay).
     `endpoints` (per service) go into the file only with a solution's own `endpoints` block:
     otherwise the environment carries them (`endpoint_env`)."""
-    blocks = provider_blocks(config)
+    blocks = provider_blocks(config, module)
     name = OVERRIDE_FILE if blocks else PROVIDER_FILE
-    target = solution_copy / name
+    target = solution_copy / module / name
     if target.exists():
         raise SolutionError(f"{name}: this file name is reserved for the kit")
     default = next((b.region for b in blocks if b.alias is None), None)
     rendered = [render_provider(endpoint, alias=b.alias,
                                 endpoints=endpoints if b.own_endpoints else None,
                                 every_service=b.own_endpoints,
-                                region=block_region(b, default, region))
+                                region=block_region(b, default, region),
+                                credential_blocks=b.credential_blocks)
                 for b in blocks or [ProviderBlock(None, False, None)]]
     header = "# Generated by the kit: points the AWS provider at the sandbox emulator.\n"
     target.write_text(header + "\n".join(rendered))
+    return target
+
+
+def has_backend(config: Configuration, module: Path = Path(".")) -> bool:
+    """Whether the root module declares a backend or a `cloud` block (any type)."""
+    return any(blocks_of(doc.content.get("terraform"), key)
+               for doc in config.at(module) if not doc.is_override
+               for key in ("backend", "cloud"))
+
+
+def blocks_of(terraform: object, key: str) -> bool:
+    """Whether any `terraform` block of one file holds a `key` block."""
+    return any(key in body for _, body in blocks(terraform, 0))
+
+
+def write_backend_override(solution_copy: Path, config: Configuration,
+                           module: Path = Path(".")) -> Path | None:
+    """Replace the root module's backend (any type, or `cloud`) by local state in the copy;
+    the override file written, or None when it declares none (local state already)."""
+    if not has_backend(config, module):
+        return None
+    target = solution_copy / module / BACKEND_FILE
+    if target.exists():
+        raise SolutionError(f"{BACKEND_FILE}: this file name is reserved for the kit")
+    target.write_text("# Generated by the kit: the run's state is local, its own backend is "
+                      "never contacted.\nterraform {\n  backend \"local\" {}\n}\n")
     return target

@@ -24,11 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt, settings, toolchain
-from kit.deploy import divergences
+from kit.deploy import divergences, modules
 from kit.deploy.command import Completed, run
 from kit.deploy.evidence import Evidence, Witness
 from kit.deploy.hcl import NOT_COPIED, Configuration, parse
-from kit.deploy.override import REGION, endpoint_env, provider_blocks, write_provider_config
+from kit.deploy.override import (
+    REGION,
+    endpoint_env,
+    provider_blocks,
+    write_backend_override,
+    write_provider_config,
+)
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
 from kit.sandbox import identity
 from kit.sandbox.confine import Confinement
@@ -223,11 +229,16 @@ class Terraform:
 
     def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
                  reattach: str | None = None, provider_cwd: Path | None = None,
-                 readable: tuple[Path, ...] = ()) -> None:
+                 readable: tuple[Path, ...] = (), module: Path = Path("."),
+                 team: bool = False) -> None:
         if not solution.is_dir():
             raise InputError(f"solution directory {solution} does not exist")
-        if not any(solution.glob("*.tf")):
-            raise InputError(f"solution directory {solution} holds no *.tf file")
+        if not any((solution / module).glob("*.tf")):
+            where = "" if module == Path(".") else f" in its terraform.dir {module}"
+            raise InputError(f"solution directory {solution} holds no *.tf file{where}")
+        self.module = module  # the root module, relative to the copy (terraform.dir)
+        self.team = team  # a team's repository: its backend is replaced by local state
+        self.local_backend = False  # a backend override (local state) was written
         found = binary or settings.terraform_binary()
         if not found:
             raise ToolchainError("neither terraform nor tofu is installed: run `make setup`")
@@ -238,6 +249,9 @@ class Terraform:
         # every link out of the solution (kit/deploy/intake.py); one made after it dangles in
         # the deploy sandbox, where only the copy is.
         shutil.copytree(solution, self.dir, ignore=IGNORED, symlinks=True)
+        # Where every command runs and the state is: the copy keeps the repository's layout
+        # around it, so module sources such as ../modules/x resolve as they do at home.
+        self.root = self.dir / module
         self.identity = identity.deploy()
         identity.give(self.dir, self.identity)  # its working copy: the one place it writes
         home = self.home = workdir / "home"
@@ -257,6 +271,11 @@ class Terraform:
             # is consistent at once (see kit/toolchain/provider_patches.py).
             "KIT_EMULATOR_WAITERS": "1",
         }
+        if module != Path("."):
+            # The long-lived provider resolves a relative path (a Lambda's `filename`)
+            # against its own cwd, which mirrors the copy's top, not the root module's
+            # directory: terraform starts the provider in the root module instead.
+            reattach = None
         self.reattach = reattach
         if reattach:  # as the host sees it (where no sandbox can be made)
             self.env["TF_REATTACH_PROVIDERS"] = reattach
@@ -270,10 +289,13 @@ class Terraform:
         win); `config` is the solution's parse, when the caller already has it; the default
         provider is moved to `region` (None: the solution's regions stay)."""
         config = config or parse(self.dir)
-        write_provider_config(self.dir, config, endpoint, endpoints, region)
+        write_provider_config(self.dir, config, endpoint, endpoints, region, self.module)
+        if self.team:
+            self.local_backend = write_backend_override(self.dir, config, self.module) \
+                is not None
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint, endpoints)
-        if len(provider_blocks(config)) > 1:
+        if len(provider_blocks(config, self.module)) > 1:
             # An attached provider is one process for every configuration: each alias's
             # configure would replace the last one's (region, default tags), so aliases in
             # other regions would land in one. Terraform starts one process per
@@ -286,7 +308,7 @@ class Terraform:
             with interrupt.deferred():  # its cgroup is removed even on a Ctrl-C
                 confinement = stack.enter_context(self.confinement())
             marks = self.witness.mark() if self.witness else ()
-            result = run([self.binary, *args], cwd=self.dir, env=self.env,
+            result = run([self.binary, *args], cwd=self.root, env=self.env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:
             raise classify(stage, result, self._evidence(marks))
@@ -329,7 +351,17 @@ class Terraform:
 
     def init(self) -> None:
         """Install providers from the kit's offline mirror."""
-        self._cli("init", "init", "-input=false", "-no-color", "-backend=false")
+        # With the kit's `backend "local"` override Terraform wants that backend initialised
+        # (it is local state: nothing is contacted); otherwise none is.
+        backend = () if self.local_backend else ("-backend=false",)
+        self._cli("init", "init", "-input=false", "-no-color", *backend)
+
+    def seed_modules(self, cache: Path | None, calls: list[modules.Call]) -> None:
+        """Install the repository's registry modules from the module cache into the copy
+        (kit/deploy/modules.py); InputError when one is not there."""
+        if calls:
+            modules.seed(cache, calls, self.root)
+            identity.give(self.root / modules.INSTALLED.parts[0], self.identity)
 
     def validate(self) -> None:
         """Check the configuration is valid HCL and schema."""
@@ -352,7 +384,7 @@ class Terraform:
         when the stack reads back as it was declared."""
         marks = self.witness.mark() if self.witness else ()
         result = run([self.binary, "plan", "-detailed-exitcode", "-input=false", "-no-color",
-                      *self._var_args(variables)], cwd=self.dir, env=self.env,
+                      *self._var_args(variables)], cwd=self.root, env=self.env,
                      timeout=TIMEOUTS["plan"])
         if result.returncode not in (0, 2):  # 2: the plan has changes
             raise classify("plan", result, self._evidence(marks))
@@ -390,8 +422,12 @@ class Terraform:
 
     def _state(self) -> dict[str, Any]:
         """The state after an apply (empty before one)."""
-        path = self.dir / "terraform.tfstate"
+        path = self.root / "terraform.tfstate"
         return json.loads(path.read_text()) if path.exists() else {}
+
+    def state(self) -> dict[str, Any]:
+        """The state after an apply, as Terraform wrote it (empty before one)."""
+        return self._state()
 
     @staticmethod
     def _var_args(variables: Mapping[str, str] | None) -> list[str]:

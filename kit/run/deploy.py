@@ -3,11 +3,12 @@ refused is recorded (gate and deploy ops) for the check stage to judge."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kit import aws
 from kit.bind import kit_values
-from kit.deploy import gate, hcl, intake
+from kit.deploy import gate, hcl, intake, modules
 from kit.deploy.evidence import Witness
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
@@ -65,7 +66,8 @@ def _gate(ctx: RunContext) -> str | None | bool:
         # the gate still refuses.
         return str(exc)
     violations = [str(v) for v in gate.check(
-        ctx.config, ctx.scenario.toolchain.allowed_providers, ctx.scenario.modules_dir)]
+        ctx.config, ctx.scenario.toolchain.allowed_providers, ctx.scenario.modules_dir,
+        team=ctx.scenario.trust == "team", root_module=_root_module(ctx))]
     if violations:
         ctx.recorder.record("kit", "gate", violations=violations)
         return False
@@ -74,11 +76,16 @@ def _gate(ctx: RunContext) -> str | None | bool:
 
 def _init(ctx: RunContext, unparsed: str | None) -> bool:
     """Copy, configure and init the solution; False when the run stops here."""
-    tf = ctx.tf = Terraform(ctx.solution, ctx.work, **_provider(ctx))
+    tf = ctx.tf = Terraform(ctx.solution, ctx.work, module=_root_module(ctx),
+                            team=ctx.scenario.trust == "team", **_provider(ctx))
     tf.witness = witness(ctx.sandbox)
     ctx.recorder.record("kit", "confinement", **tf.axes())
     try:
         _configure(ctx, tf, ctx.config)
+        if ctx.scenario.trust == "team" and ctx.config is not None:
+            # Registry modules from the team's cache; only a team's gate lets them through.
+            tf.seed_modules(ctx.scenario.module_cache,
+                            modules.remote_calls(ctx.config, _root_module(ctx)))
         tf.init()
         if unparsed:
             tf.validate()  # Terraform's own diagnostic first, if it rejects it too
@@ -114,6 +121,11 @@ def _apply(ctx: RunContext, values: dict[str, Any]) -> dict[str, Any] | None:
         return None
     ctx.recorder.record("kit", "deploy", ok=True, stage="apply", diagnostics=[])
     return outputs
+
+
+def _root_module(ctx: RunContext) -> Path:
+    """The solution's root module, relative to it (terraform.dir)."""
+    return Path(ctx.scenario.terraform.dir)
 
 
 def _provider(ctx: RunContext) -> dict[str, Any]:

@@ -128,7 +128,8 @@ def _bind(ctx: RunContext, values: dict[str, Any]) -> Bound | None:
     workers' confinement; None when the outputs name what the contract does not locate."""
     with ctx.stage("bind"):
         try:
-            values |= resource_values(ctx.scenario, values, ctx.admin("sqs"))
+            assert ctx.tf is not None
+            values |= resource_values(ctx.scenario, values, ctx.admin("sqs"), ctx.tf.state())
         except Unlocated as exc:  # the outputs name what is not where the contract says
             refused(ctx, "outputs", str(exc))
             return None
