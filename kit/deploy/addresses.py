@@ -33,8 +33,9 @@ STATE_ATTRIBUTE: dict[str, tuple[str, ...]] = {
     "policy": ("arn",),
 }
 _NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_TYPE = r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+"  # <provider>_<type>, as every resource type
 _INDEX = r'(?:\[(?:[0-9]+|"[^"\\]*")\])?'
-ADDRESS = re.compile(rf"^(?:module\.{_NAME}{_INDEX}\.)*{_NAME}\.{_NAME}{_INDEX}$")
+ADDRESS = re.compile(rf"^(?:module\.{_NAME}{_INDEX}\.)*{_TYPE}\.{_NAME}{_INDEX}$")
 
 
 class Unaddressed(SolutionError):
