@@ -119,6 +119,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _team_preflight(sc: Scenario, solution: Path) -> None:
+    """A team scenario's registry modules are in its cache before any run starts."""
+    if sc.trust == "team":
+        from kit.deploy import modules
+
+        modules.preflight(sc.module_cache, solution, Path(sc.terraform.dir))
+
+
 def _solution(given: str | None, golden: Path, module: str = ".") -> Path:
     """The solution directory to grade (default: the golden one); InputError if unusable.
     `module`: where its Terraform is inside it (the scenario's terraform.dir)."""
@@ -148,6 +156,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _require_confinement(args)
     emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
+    _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
@@ -306,6 +315,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     sc = scenario.load(args.scenario)
     _require_confinement(args)
     emulator, url = _emulator(args)
+    _team_preflight(sc, sc.golden)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     console.print(f"reproduce: kit validate {sc.name}{roots} --repeat {args.repeat} "

@@ -20,9 +20,10 @@ refused before any byte of the solution is read:
 Neutralised instead (kit/deploy/hcl.py NOT_COPIED: never copied, never read by the gate):
 `.terraform/` (the modules and providers of an earlier init; init makes its own),
 `.terraform.lock.hcl` (init writes a fresh one from the kit's mirror), `terraform.tfstate*`
-(the run starts from no state), `.git/` and `__pycache__/`. An agent that ran Terraform
-itself leaves them behind, and they have no effect; a link into them is refused like a link
-out of the solution.
+(the run starts from no state), `.git/`, `__pycache__/` and `.kit/` (a team repository's
+scenarios, variants and module cache: the kit's input, not the code under test). An agent
+that ran Terraform itself leaves them behind, and they have no effect; a link into them is
+refused like a link out of the solution.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kit.deploy.hcl import Configuration, blocks
-from kit.errors import InputError
+from kit.deploy.hcl import Configuration, blocks, parse
+from kit.errors import InputError, SolutionError
 
 MANIFEST = "modules.json"
 INSTALLED = Path(".terraform") / "modules"  # where terraform init installs modules
@@ -165,25 +165,39 @@ def _calls(config: Configuration, directory: Path, prefix: str, seen: set[Path]
                        str(doc.path))
 
 
-def seed(cache: Path | None, calls: list[Call], root_copy: Path) -> list[Record]:
-    """Install every remote module call into the run's copy (`root_copy`: its root module)
-    from the cache; InputError naming the first call the cache cannot serve."""
-    if not calls:
-        return []
+def served(cache: Path | None, calls: list[Call]) -> list[Record]:
+    """The cache's records for every remote module call (each call's own and those of the
+    modules it calls in turn); InputError naming the first call the cache cannot serve."""
     cached = {r.key: r for r in (_cached(cache) if cache is not None else [])}
     chosen: list[Record] = []
     for call in calls:
-        record = cached.get(call.key)
-        problem = _mismatch(call, record)
+        problem = _mismatch(call, cached.get(call.key))
         if problem:
             raise InputError(_missing(call, cache, problem))
-        assert record is not None
         chosen += [r for k, r in cached.items() if k == call.key or k.startswith(call.key + ".")]
+    return list(dict.fromkeys(chosen))
+
+
+def preflight(cache: Path | None, solution: Path, root_module: Path) -> None:
+    """Before any run: InputError when the cache cannot serve a registry module the
+    solution calls (a file the parser cannot read is left for the run to judge)."""
+    try:
+        config = parse(solution)
+    except SolutionError:
+        return
+    served(cache, remote_calls(config, root_module))
+
+
+def seed(cache: Path | None, calls: list[Call], root_copy: Path) -> list[Record]:
+    """Install every remote module call into the run's copy (`root_copy`: its root module)
+    from the cache; InputError naming the first call the cache cannot serve."""
+    chosen = served(cache, calls)
+    if not chosen or cache is None:
+        return []
     installed = root_copy / INSTALLED
     installed.mkdir(parents=True, exist_ok=True)
     records = [Record("", "", None, ".")]
-    assert cache is not None
-    for record in dict.fromkeys(chosen):
+    for record in chosen:
         package = Path(record.dir).parts[0]
         if not (installed / package).exists():
             shutil.copytree(cache / package, installed / package, symlinks=True)

@@ -141,3 +141,14 @@ def test_the_cli_vendors_into_the_cache(tmp_path: Path) -> None:
     assert cli.main(["modules", "vendor", "--from", str(installed), "--to", str(cache)]) == 0
     assert (cache / "modules.json").is_file()
     assert cli.main(["modules", "vendor", "--from", str(tmp_path), "--to", str(cache)]) == 2
+
+
+def test_preflight_names_a_missing_module_before_any_run(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    with pytest.raises(InputError, match="module 'orders'"):
+        modules.preflight(tmp_path / "empty-cache", repo, Path("infra"))
+    cache = tmp_path / "cache"
+    modules.vendor(_init_result(tmp_path), cache)
+    modules.preflight(cache, repo, Path("infra"))  # served: no error
+    (repo / "infra" / "broken.tf").write_text("resource {{{\n")
+    modules.preflight(tmp_path / "empty-cache", repo, Path("infra"))  # the run judges it
