@@ -12,7 +12,8 @@ A binding is a dotted name. Its first part says where the value comes from:
 | `<kind>.<name>.<attribute>` | an attribute of a declared resource (`queue.orders.url`)   |
 
 Resource kinds and their attributes (`resources` in scenario.yaml binds the first one of
-each kind from an output; the others are derived by the kit):
+each kind from an output, or reads it from the state by Terraform `address`:
+kit/deploy/addresses.py; the others are derived by the kit):
 
 | kind       | attributes                                                               |
 |------------|--------------------------------------------------------------------------|

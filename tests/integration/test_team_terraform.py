@@ -27,6 +27,7 @@ from kit import toolchain
 from kit.deploy import modules
 from kit.run.pipeline import run_once
 from tests.conftest import ROOT
+from tests.integration.adversary import judge, not_caught
 from tests.integration.conftest import traversable_tmp
 
 GOLDEN = ROOT / "golden" / "order-pipeline"
@@ -213,3 +214,18 @@ def test_a_registry_module_missing_from_the_cache_is_named(tmp_path: Path,
         result.error)
     assert "kit modules vendor" in str(result.error)
     assert listener.connections == 0
+
+
+# An untrusted solution dressed as a team repository (tests/adversarial/order-pipeline/):
+# judged here; test_adversarial.py may leave it to this file (its ELSEWHERE).
+CASES = {"team-cache-in-solution"}
+
+
+def test_an_untrusted_solution_cannot_bring_team_modes_rules(tmp_path: Path) -> None:
+    rows = judge("order-pipeline", CASES, tmp_path)
+    assert not_caught("order-pipeline", rows) == {}
+    (run,) = rows[0].runs
+    gated = run.results["deploy.allowed_constructs"]
+    assert gated.verdict == "fail"
+    said = gated.summary + json.dumps(gated.evidence)
+    assert 'backend \\"s3\\"' in said and "acme/helpers/aws" in said
