@@ -25,9 +25,9 @@ A `trust: team` scenario (a team's own repository) changes two rules, no other: 
 backend (`backend`, `cloud`) is not refused but replaced by local state in the run's copy
 (kit/deploy/override.py `write_backend_override`), and a module source that is not a
 local path (a registry module) is not refused but served from the scenario's module cache
-(kit/deploy/modules.py, an input error when it is not there). Local sources must still stay inside the repository;
-provisioners, `external`/`http` data, other providers and `terraform_remote_state` of a
-remote backend are refused as for anyone. The root module is `terraform.dir` of the
+(kit/deploy/modules.py, an input error when it is not there). Local sources must still
+stay inside the repository; provisioners, `external`/`http` data, other providers and
+`terraform_remote_state` of a remote backend are refused as for anyone. The root module is `terraform.dir` of the
 solution (`root_module`), the module tree is followed from there.
 """
 
