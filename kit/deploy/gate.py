@@ -27,8 +27,8 @@ backend (`backend`, `cloud`) is not refused but replaced by local state in the r
 local path (a registry module) is not refused but served from the scenario's module cache
 (kit/deploy/modules.py, an input error when it is not there). Local sources must still
 stay inside the repository; provisioners, `external`/`http` data, other providers and
-`terraform_remote_state` of a remote backend are refused as for anyone. The root module is `terraform.dir` of the
-solution (`root_module`), the module tree is followed from there.
+`terraform_remote_state` of a remote backend are refused as for anyone. The root module
+is the solution's `terraform.dir` (`root_module`); the module tree is followed from there.
 """
 
 from __future__ import annotations
