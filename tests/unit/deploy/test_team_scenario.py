@@ -135,3 +135,24 @@ def test_resource_values_read_an_address_from_the_state(tmp_path: Path) -> None:
     renamed = {"resources": [{**state["resources"][0], "name": "that"}]}
     with pytest.raises(Unlocated, match="the state has: module.iam.aws_iam_role.that"):
         resource_values(only, {}, None, renamed)
+
+
+def test_the_solution_must_hold_terraform_in_its_terraform_dir(tmp_path: Path) -> None:
+    from kit import cli
+
+    repo = tmp_path / "repo"
+    (repo / "infra").mkdir(parents=True)
+    with pytest.raises(InputError, match=r"no \*\.tf file in infra/ \(terraform.dir\)"):
+        cli._solution(str(repo), repo, "infra")
+    (repo / "infra" / "main.tf").write_text("\n")
+    assert cli._solution(None, repo, "infra") == repo
+
+
+def test_kit_finds_a_team_scenario_under_dot_kit(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from kit import cli
+
+    _team_repo(tmp_path, trust="team")
+    monkeypatch.setenv(scenario.ENV_ROOTS, "")  # restored after: main() extends it
+    assert cli.main(["list", "--names", "--scenarios", str(tmp_path / "repo" / ".kit")]) == 0
+    assert scenario.load("order-pipeline").trust == "team"  # the team's root comes first
