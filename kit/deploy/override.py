@@ -35,8 +35,9 @@ override sets each attribute to null (unset) and replaces each credential block 
 solution has with an empty one, which the provider ignores (tested with the real provider,
 tests/integration/test_team_terraform.py).
 
-In a team repository (`trust: team`) the root module's backend, whatever it is, is
-replaced by local state in the run's copy (`write_backend_override`), as tflocal does: an
+The root module's backend, whatever it is (a team repository's S3 backend; an untrusted
+solution's can only be local, the gate refuses the others), is replaced by the run copy's
+own local state (`write_backend_override`), as tflocal does: an
 override file's `backend` (or `cloud`) block replaces the original's, whatever its type
 (Terraform "Override Files": "The presence of a block defining a backend (either cloud or
 backend) in an override file always takes precedence over a block defining a backend in

@@ -229,15 +229,13 @@ class Terraform:
 
     def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
                  reattach: str | None = None, provider_cwd: Path | None = None,
-                 readable: tuple[Path, ...] = (), module: Path = Path("."),
-                 team: bool = False) -> None:
+                 readable: tuple[Path, ...] = (), module: Path = Path(".")) -> None:
         if not solution.is_dir():
             raise InputError(f"solution directory {solution} does not exist")
         if not any((solution / module).glob("*.tf")):
             where = "" if module == Path(".") else f" in its terraform.dir {module}"
             raise InputError(f"solution directory {solution} holds no *.tf file{where}")
         self.module = module  # the root module, relative to the copy (terraform.dir)
-        self.team = team  # a team's repository: its backend is replaced by local state
         self.local_backend = False  # a backend override (local state) was written
         found = binary or settings.terraform_binary()
         if not found:
@@ -290,9 +288,10 @@ class Terraform:
         provider is moved to `region` (None: the solution's regions stay)."""
         config = config or parse(self.dir)
         write_provider_config(self.dir, config, endpoint, endpoints, region, self.module)
-        if self.team:
-            self.local_backend = write_backend_override(self.dir, config, self.module) \
-                is not None
+        # Any backend the root module declares is replaced by the copy's local state: a
+        # team's, whatever its type; an untrusted solution's can only be local (the gate
+        # refuses the others), whose `path` would move the state away from where it is read.
+        self.local_backend = write_backend_override(self.dir, config, self.module) is not None
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint, endpoints)
         if len(provider_blocks(config, self.module)) > 1:

@@ -76,8 +76,7 @@ def _gate(ctx: RunContext) -> str | None | bool:
 
 def _init(ctx: RunContext, unparsed: str | None) -> bool:
     """Copy, configure and init the solution; False when the run stops here."""
-    tf = ctx.tf = Terraform(ctx.solution, ctx.work, module=_root_module(ctx),
-                            team=ctx.scenario.trust == "team", **_provider(ctx))
+    tf = ctx.tf = Terraform(ctx.solution, ctx.work, module=_root_module(ctx), **_provider(ctx))
     tf.witness = witness(ctx.sandbox)
     ctx.recorder.record("kit", "confinement", **tf.axes())
     try:

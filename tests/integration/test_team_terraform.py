@@ -25,7 +25,9 @@ import yaml
 from kit import scenario as scenarios
 from kit import toolchain
 from kit.deploy import modules
+from kit.deploy.terraform import Terraform
 from kit.run.pipeline import run_once
+from kit.sandbox import Sandbox
 from tests.conftest import ROOT
 from tests.integration.adversary import judge, not_caught
 from tests.integration.conftest import traversable_tmp
@@ -229,3 +231,26 @@ def test_an_untrusted_solution_cannot_bring_team_modes_rules(tmp_path: Path) -> 
     assert gated.verdict == "fail"
     said = gated.summary + json.dumps(gated.evidence)
     assert 'backend \\"s3\\"' in said and "acme/helpers/aws" in said
+
+
+def test_a_declared_local_backend_keeps_the_state_in_the_copy(tmp_path: Path) -> None:
+    # The gate allows an untrusted solution `backend "local"`; with a `path` of its own the
+    # state would land where the kit does not read it, and without the kit's override
+    # `init -backend=false` leaves it uninitialised ("Backend initialization required").
+    solution = tmp_path / "solution"
+    solution.mkdir()
+    (solution / "main.tf").write_text(
+        'terraform {\n  backend "local" { path = "elsewhere.tfstate" }\n}\n'
+        'resource "aws_sqs_queue" "q" { name = "declared-local" }\n'
+        'output "queue_url" { value = aws_sqs_queue.q.url }\n')
+    work = tmp_path / "work"
+    work.mkdir()
+    with Sandbox(postgres=False, provider=True) as sandbox:
+        tf = Terraform(solution, work, reattach=sandbox.provider.reattach,
+                       provider_cwd=sandbox.provider.cwd)
+        tf.configure(sandbox.moto.url)
+        tf.init()
+        tf.apply()
+        assert tf.outputs()["queue_url"].endswith("/declared-local")
+    assert (tf.root / "terraform.tfstate").is_file()
+    assert not (tf.root / "elsewhere.tfstate").exists()
