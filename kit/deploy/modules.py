@@ -125,6 +125,9 @@ def _copy_package(base: Path, record: Record, cache: Path) -> Record:
                          f"at {record.dir!r}, outside {INSTALLED}")
     package = where.relative_to(INSTALLED).parts[0]
     inside = where.relative_to(INSTALLED / package)
+    if not (base / INSTALLED / package).is_dir():
+        raise InputError(f"{base / INSTALLED / MANIFEST}: module {record.key!r} is recorded "
+                         f"at {record.dir!r}, which is not there: run terraform init again")
     target = cache / package
     if target.exists():
         shutil.rmtree(target)
@@ -171,7 +174,7 @@ def served(cache: Path | None, calls: list[Call]) -> list[Record]:
     cached = {r.key: r for r in (_cached(cache) if cache is not None else [])}
     chosen: list[Record] = []
     for call in calls:
-        problem = _mismatch(call, cached.get(call.key))
+        problem = _mismatch(call, cached.get(call.key), cache)
         if problem:
             raise InputError(_missing(call, cache, problem))
         chosen += [r for k, r in cached.items() if k == call.key or k.startswith(call.key + ".")]
@@ -208,10 +211,13 @@ def seed(cache: Path | None, calls: list[Call], root_copy: Path) -> list[Record]
     return records[1:]
 
 
-def _mismatch(call: Call, record: Record | None) -> str | None:
+def _mismatch(call: Call, record: Record | None, cache: Path | None) -> str | None:
     """Why the cache's record cannot serve a call (None: it can)."""
-    if record is None:
+    if record is None or cache is None:
         return "it is not in the cache"
+    where = Path(record.dir)
+    if where.is_absolute() or ".." in where.parts or not (cache / where).is_dir():
+        return f"its directory {record.dir!r} is not a directory inside the cache"
     if normal_source(record.source) != normal_source(call.source):
         return f"the cache holds {record.source!r} under that key"
     if call.version is not None and (record.version is None

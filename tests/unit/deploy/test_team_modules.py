@@ -4,6 +4,7 @@ run's copy, a missing or mismatched module an input error naming it and the fix.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,21 @@ def test_preflight_names_a_missing_module_before_any_run(tmp_path: Path) -> None
     modules.preflight(cache, repo, Path("infra"))  # served: no error
     (repo / "infra" / "broken.tf").write_text("resource {{{\n")
     modules.preflight(tmp_path / "empty-cache", repo, Path("infra"))  # the run judges it
+
+
+def test_a_cache_record_without_its_directory_is_named(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    modules.vendor(_init_result(tmp_path), cache)
+    manifest = json.loads((cache / "modules.json").read_text())
+    manifest["Modules"][0]["Dir"] = "../../etc"
+    (cache / "modules.json").write_text(json.dumps(manifest))
+    repo = _repo(tmp_path)
+    with pytest.raises(InputError, match="its directory '../../etc' is not a directory inside"):
+        modules.seed(cache, modules.remote_calls(parse(repo), Path("infra")), repo / "infra")
+
+
+def test_vendor_names_a_recorded_module_that_is_not_installed(tmp_path: Path) -> None:
+    installed = _init_result(tmp_path)
+    shutil.rmtree(installed / "orders")
+    with pytest.raises(InputError, match="module 'orders' is recorded at"):
+        modules.vendor(installed, tmp_path / "cache")
