@@ -254,3 +254,20 @@ def test_a_declared_local_backend_keeps_the_state_in_the_copy(tmp_path: Path) ->
         assert tf.outputs()["queue_url"].endswith("/declared-local")
     assert (tf.root / "terraform.tfstate").is_file()
     assert not (tf.root / "elsewhere.tfstate").exists()
+
+
+def test_an_address_the_state_does_not_hold_is_the_solutions_fail(tmp_path: Path,
+                                                                  listener: Listener) -> None:
+    repo = _team_repo(tmp_path, listener.port)
+    path = repo / ".kit" / "scenarios" / "team-orders" / "scenario.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["resources"]["queue.orders"] = {"address": "aws_sqs_queue.order"}
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    sc = scenarios.load(path)
+    result = run_once(sc, sc.golden, "none", 1, tmp_path / "run")
+    assert result.outcome == "fail", result.error
+    failed = {i: r.summary for i, r in result.results.items() if r.verdict == "fail"}
+    assert "deploy.applies" in failed, failed
+    history = (tmp_path / "run" / "history.json").read_text()
+    assert "address 'aws_sqs_queue.order' is not a managed resource instance" in history
+    assert "the state has: aws_sqs_queue.orders" in history
