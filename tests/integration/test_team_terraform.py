@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from kit import scenario as scenarios
-from kit import toolchain
+from kit import settings, toolchain
 from kit.deploy import modules
 from kit.deploy.terraform import Terraform
 from kit.run.pipeline import run_once
@@ -188,7 +188,9 @@ def test_the_backend_listener_sees_terraform_when_the_kit_is_not_there(
     repo = _team_repo(tmp_path, listener.port)
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "TF_IN_AUTOMATION": "1",
            "TF_CLI_CONFIG_FILE": str(toolchain.write_cli_config()), "CHECKPOINT_DISABLE": "1"}
-    subprocess.run(["terraform", "init", "-input=false", "-no-color"], cwd=repo / "infra",
+    binary = settings.terraform_binary()
+    assert binary
+    subprocess.run([binary, "init", "-input=false", "-no-color"], cwd=repo / "infra",
                    env=env, capture_output=True, timeout=180, check=False)
     assert listener.connections > 0
 
