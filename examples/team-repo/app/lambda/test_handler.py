@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import handler
+import pytest
 
 EVENT = {"event_type": "order.created", "order_id": "o-1", "customer_id": "c-1",
          "amount_cents": 1250, "currency": "EUR"}

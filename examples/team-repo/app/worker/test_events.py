@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from worker.events import InvalidEvent, OrderEvent, parse
 
 EVENT = {"event_type": "order.created", "order_id": "o-1", "customer_id": "c-1",
