@@ -1,11 +1,13 @@
-"""Unit tests of order-notifier's pure logic (no AWS): parsing, and what it writes."""
+"""Unit tests of order-notifier (no AWS: DynamoDB's answers are stubbed by botocore)."""
 
 from __future__ import annotations
 
 import json
 
+import boto3
 import handler
 import pytest
+from botocore.stub import Stubber
 
 EVENT = {"event_type": "order.created", "order_id": "o-1", "customer_id": "c-1",
          "amount_cents": 1250, "currency": "EUR"}
@@ -72,6 +74,33 @@ def test_a_write_that_fails_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("ProvisionedThroughputExceededException")
 
     monkeypatch.setattr(handler, "record", broken)
+    result = handler.handler({"Records": [{"messageId": "m-1", "body": json.dumps(EVENT)}]},
+                             None)
+    assert result == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}
+
+
+def _stubbed(monkeypatch: pytest.MonkeyPatch, reasons: list[str]) -> Stubber:
+    """The handler's DynamoDB client, answering TransactWriteItems as cancelled."""
+    dynamodb = boto3.client("dynamodb", region_name="eu-west-1", aws_access_key_id="x",
+                            aws_secret_access_key="x")
+    stub = Stubber(dynamodb)
+    stub.add_client_error("transact_write_items", "TransactionCanceledException",
+                          modeled_fields={"CancellationReasons": [{"Code": c} for c in reasons]})
+    stub.activate()
+    monkeypatch.setattr(handler, "_dynamodb", dynamodb)
+    monkeypatch.setenv("NOTIFICATIONS_TABLE", "orders")
+    monkeypatch.setenv("CUSTOMER_TOTALS_TABLE", "totals")
+    return stub
+
+
+def test_a_failed_condition_means_already_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stubbed(monkeypatch, ["ConditionalCheckFailed", "None"])
+    with pytest.raises(handler.AlreadyRecorded):
+        handler.record(handler.parse(json.dumps(EVENT)))
+
+
+def test_another_cancellation_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stubbed(monkeypatch, ["None", "TransactionConflict"])
     result = handler.handler({"Records": [{"messageId": "m-1", "body": json.dumps(EVENT)}]},
                              None)
     assert result == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}

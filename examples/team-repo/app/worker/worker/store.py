@@ -38,7 +38,9 @@ SET total_cents = customer_totals.total_cents + EXCLUDED.total_cents,
 
 def connect(url: str) -> psycopg.Connection:
     """A connection to the fulfilment database, its tables created if missing."""
-    conn = psycopg.connect(url, connect_timeout=5)
+    # Autocommit: each `with conn.transaction()` block is one transaction, committed at
+    # its end, and nothing is left open between messages.
+    conn = psycopg.connect(url, connect_timeout=5, autocommit=True)
     with conn.transaction():
         conn.execute(SCHEMA)
     return conn
