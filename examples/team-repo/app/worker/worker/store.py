@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS customer_totals (
 );
 """
 
+SCHEMA_LOCK = 0x0F_0F11  # any constant of ours: the advisory lock guarding SCHEMA
+
 INSERT_ORDER = """
 INSERT INTO fulfilments (order_id, event_type, customer_id, amount_cents, currency)
 VALUES (%s, %s, %s, %s, %s)
@@ -42,6 +44,9 @@ def connect(url: str) -> psycopg.Connection:
     # its end, and nothing is left open between messages.
     conn = psycopg.connect(url, connect_timeout=5, autocommit=True)
     with conn.transaction():
+        # Tasks start together: concurrent CREATE TABLE IF NOT EXISTS can still collide in
+        # the catalog, so the first task creates the tables while the others wait.
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
         conn.execute(SCHEMA)
     return conn
 
