@@ -8,8 +8,14 @@ resource "aws_sns_topic" "order_events" {
 
 data "aws_iam_policy_document" "order_events_topic" {
   statement {
-    sid       = "OwnerAccountManages"
-    actions   = ["sns:GetTopicAttributes", "sns:SetTopicAttributes", "sns:Subscribe", "sns:ListSubscriptionsByTopic", "sns:Publish"]
+    sid = "OwnerAccountManages"
+    actions = [
+      "sns:GetTopicAttributes",
+      "sns:SetTopicAttributes",
+      "sns:Subscribe",
+      "sns:ListSubscriptionsByTopic",
+      "sns:Publish",
+    ]
     resources = [aws_sns_topic.order_events.arn]
 
     principals {
