@@ -1,0 +1,1 @@
+"""fulfilment-worker: records order events from the order-fulfilment queue in PostgreSQL."""
