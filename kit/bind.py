@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from botocore.exceptions import ClientError
 
 from kit import aws, bindings, interrupt
 from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
+from kit.iam.service import refusal, service_admits
 from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
@@ -32,7 +35,7 @@ from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.netns import PER_WORKER, WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
 from kit.sandbox.view import View
-from kit.scenario import Scenario
+from kit.scenario import Env, EnvLiteral, Scenario
 
 AWS_ENDPOINT = "endpoint.aws"
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
@@ -50,6 +53,8 @@ class Bound:
     harness: aws.Credentials
     confinement: Confinement  # how the workers (any process of the solution's) run
     roles: dict[str, str] = field(default_factory=dict)  # role resource -> ARN
+    # team mode: role resource -> the service principal its sessions are for
+    services: dict[str, str] = field(default_factory=dict)
 
     def session(self, role: str, process: str) -> aws.Credentials:
         """A fresh session of a role resource, registered with the gateway for `process`."""
@@ -168,7 +173,32 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
     values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"
     roles = {name: values[f"{name}.arn"] for name in scenario.resources
              if name.startswith("role.")}
-    return Bound(values, gateway, proxies, databases, network, harness, confinement, roles)
+    return Bound(values, gateway, proxies, databases, network, harness, confinement, roles,
+                 services(scenario))
+
+
+def services(scenario: Scenario) -> dict[str, str]:
+    """Team mode: role resource -> the service principal that assumes it (workers.service)."""
+    workers = scenario.workers
+    if workers is None or workers.service is None:
+        return {}
+    return {workers.role: workers.service}
+
+
+def service_refusal(bound: Bound, role: str) -> Mapping[str, Any] | None:
+    """Team mode: why `role`'s service may not assume it (the evidence, trust policy
+    included), as AWS would decide now; None when it may, or no service assumes it."""
+    service = bound.services.get(role)
+    if service is None:
+        return None
+    arn = bound.roles[role]
+    found = bound.gateway.admin_client("iam").get_role(RoleName=arn.rsplit("/", 1)[-1])
+    trust = found["Role"]["AssumeRolePolicyDocument"]
+    if isinstance(trust, str):  # boto3 decodes it; some paths give URL-encoded JSON
+        trust = json.loads(unquote(trust))
+    now = time.time()
+    decision = service_admits(trust, service, arn, aws.ACCOUNT_ID, (now, now))
+    return None if decision.allowed else refusal(role, arn, trust, service, decision)
 
 
 def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
@@ -187,8 +217,14 @@ def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
                              f"{instance.proxy.port}/{spec.db_name or 'postgres'}")
 
 
+def env_values(env: Env, values: Mapping[str, Any]) -> dict[str, str]:
+    """Each variable's value: a literal as written, a binding resolved for this run."""
+    return {var: value.value if isinstance(value, EnvLiteral) else str(values[value])
+            for var, value in env.items()}
+
+
 def worker_env(scenario: Scenario, bound: Bound, home: str,
-               bindings_env: dict[str, str] | None = None) -> dict[str, str]:
+               bindings_env: Env | None = None) -> dict[str, str]:
     """The environment of the solution's processes (workers; a runbook with its
     `bindings_env`): the scenario's bindings and what AWS compute provides.
 
@@ -198,7 +234,7 @@ def worker_env(scenario: Scenario, bound: Bound, home: str,
     if bindings_env is None:
         assert scenario.workers is not None
         bindings_env = scenario.workers.env
-    env = {var: str(bound.values[binding]) for var, binding in bindings_env.items()}
+    env = env_values(bindings_env, bound.values)
     return {**env,
             "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT],
             "AWS_REGION": aws.REGION, "AWS_DEFAULT_REGION": aws.REGION,

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from kit import aws
-from kit.bind import Bound, worker_env
+from kit.bind import Bound, service_refusal, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.run.context import RunContext
@@ -29,6 +29,7 @@ class QueueWorkload:
         module = ctx.scenario.workload_module
         self.plan = module.plan(ctx.seed, ctx.scenario.workload_params)
         self.stopping = threading.Event()
+        self.refused = self._refused()
         self.supervisor = self._supervisor()
         if bound.network is not None:  # a refused connection names its worker
             bound.network.name_of = lambda pid: next(
@@ -46,6 +47,18 @@ class QueueWorkload:
         self.admin_sqs = ctx.admin("sqs")
         self.valid = {d.key for d in map(module.describe, (s.body for s in self.plan))
                       if d.valid}
+
+    def _refused(self) -> bool:
+        """Team mode: whether the workers' role refuses the service they run as; then the
+        refusal is recorded (the trust policy as evidence), no worker starts, the run stops."""
+        workers = self.ctx.scenario.workers
+        assert workers is not None
+        found = service_refusal(self.bound, workers.role)
+        if found is None:
+            return False
+        self.ctx.recorder.record("kit", "session_refused", **found)
+        self.stopping.set()
+        return True
 
     def _supervisor(self) -> Supervisor:
         """The solution's workers, each with its own role session."""
@@ -87,7 +100,8 @@ class QueueWorkload:
     def start(self) -> None:
         """Observer, workers, producer."""
         for thread in (self.observer, self.supervisor, self.producer):
-            thread.start()
+            if thread is not self.supervisor or not self.refused:
+                thread.start()
 
     def drive(self, nemesis: Nemesis) -> None:
         """Until the producer has sent the plan and the fault is over."""
@@ -95,8 +109,10 @@ class QueueWorkload:
         nemesis.done.wait(timeout=300)
 
     def recovers(self) -> bool:
-        """Nothing can recover when no worker ever ran, or the kit could not run them."""
-        return not self.supervisor.crash_looped and self.supervisor.error is None
+        """Nothing can recover when no worker ever ran (a crash loop, a refused session), or
+        the kit could not run them."""
+        return not (self.refused or self.supervisor.crash_looped
+                    or self.supervisor.error is not None)
 
     def recover(self) -> None:
         """Until quiescence (bounded by the scenario's quiescence timeout)."""
