@@ -36,6 +36,7 @@ from kit.sandbox.netns import PER_WORKER, WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
 from kit.sandbox.view import View
 from kit.scenario import Env, EnvLiteral, Scenario
+from kit.toolchain import deps
 
 AWS_ENDPOINT = "endpoint.aws"
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
@@ -165,16 +166,35 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
                 worker, "connection_refused", port=port, refused=refused, limit=limit)
             for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        view, imports = _dependencies(scenario, workspace)
         confinement = stack.enter_context(Confinement(
-            "workload", View(), WORKLOAD, identity=sandbox.workload_identity,
+            "workload", view, WORKLOAD, identity=sandbox.workload_identity,
             network=network or "host", workspace=(workspace, WORKSPACE),
-            env={"HOME": "/tmp", "TMPDIR": "/tmp"}))
+            env={"HOME": "/tmp", "TMPDIR": "/tmp", **imports}))
     recorder.record("kit", "confinement", **confinement.axes())
     values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"
     roles = {name: values[f"{name}.arn"] for name in scenario.resources
              if name.startswith("role.")}
     return Bound(values, gateway, proxies, databases, network, harness, confinement, roles,
                  services(scenario))
+
+
+def worker_deps(scenario: Scenario, solution: Path) -> Path | None:
+    """Team mode: the directory of the workers' declared Python dependencies, installed for
+    the worker runtime (cached; built from the package index the first time)."""
+    if scenario.trust != "team" or scenario.workers is None:
+        return None  # an untrusted solution's requirements are not installed
+    found = deps.declared(scenario.workers_dir(solution))
+    return deps.ensure(found) if found is not None else None
+
+
+def _dependencies(scenario: Scenario, workspace: Path) -> tuple[View, dict[str, str]]:
+    """What the workers' sandbox shows and sets for their dependencies (read-only, first on
+    PYTHONPATH), if they declare any."""
+    found = worker_deps(scenario, workspace)
+    if found is None:
+        return View(), {}
+    return View().show(found), {"PYTHONPATH": str(found)}
 
 
 def services(scenario: Scenario) -> dict[str, str]:
@@ -215,6 +235,12 @@ def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
     databases[name] = instance.primary.dsn(spec.db_name or "postgres", spec.master_username)
     values[f"{name}.url"] = (f"postgresql://{spec.master_username}@127.0.0.1:"
                              f"{instance.proxy.port}/{spec.db_name or 'postgres'}")
+
+
+def worker_cwd(scenario: Scenario) -> str:
+    """The workers' cwd inside their sandbox: the workspace, or its workers.cwd (team)."""
+    cwd = scenario.workers.cwd if scenario.workers is not None else None
+    return WORKSPACE if cwd is None else f"{WORKSPACE}/{Path(cwd).as_posix()}"
 
 
 def env_values(env: Env, values: Mapping[str, Any]) -> dict[str, str]:

@@ -119,6 +119,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _team_workers(sc: Scenario, solution: Path) -> None:
+    """Team mode, before any run: workers.cwd names a directory of the solution, and the
+    workers' declared dependencies are installed (once; InputError if the index cannot)."""
+    sc.workers_dir(solution)
+    from kit.bind import worker_deps
+
+    worker_deps(sc, solution)
+
+
 def _solution(given: str | None, golden: Path) -> Path:
     """The solution directory to grade (default: the golden one); InputError if unusable."""
     solution = Path(given) if given else golden
@@ -145,6 +154,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _require_confinement(args)
     emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden)
+    _team_workers(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
@@ -249,6 +259,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
     _require_confinement(args)
     emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden)
+    _team_workers(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"

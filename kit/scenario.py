@@ -258,6 +258,18 @@ class Scenario(Strict):
         own = self.root / "modules"
         return own if own.is_dir() else MODULES
 
+    def workers_dir(self, solution: Path) -> Path:
+        """The workers' directory in `solution` (team mode's workers.cwd, else the solution
+        itself); InputError naming the field when the solution has no such directory."""
+        cwd = self.workers.cwd if self.workers is not None else None
+        if cwd is None:
+            return solution
+        found = solution / cwd
+        if not found.is_dir() or not found.resolve().is_relative_to(solution.resolve()):
+            raise InputError(f"{self.directory / 'scenario.yaml'}: field workers.cwd: "
+                             f"{cwd!r} is not a directory of the solution {solution}")
+        return found
+
     @cached_property
     def workload_module(self) -> WorkloadModule:
         return load_workload(self.directory / self.workload.module, self.name)

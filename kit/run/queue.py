@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from kit import aws
-from kit.bind import Bound, service_refusal, worker_env
+from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.run.context import RunContext
@@ -76,9 +76,11 @@ class QueueWorkload:
                     "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
                     "AWS_SESSION_TOKEN": creds.token or ""}
 
+        assert self.ctx.tf is not None
+        scenario.workers_dir(self.ctx.tf.dir)  # a variant may have removed it
         return Supervisor(workers.command, bound.confinement, env, workers.replicas,
                           session_for, self.ctx.run_dir, self.ctx.recorder,
-                          workers.stop_grace_seconds, self.stopping)
+                          workers.stop_grace_seconds, self.stopping, worker_cwd(scenario))
 
     def _observer(self) -> Observer | BucketObserver:
         """The watcher of the scenario's effects: a database table or a bucket's objects."""

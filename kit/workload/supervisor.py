@@ -35,13 +35,15 @@ WORKER_PREFIX = "worker-"  # worker-<slot>#<incarnation>: the process name of ea
 
 
 def spawn(command: Sequence[str], confinement: Confinement, env: dict[str, str],
-          log: Path) -> Confined:
+          log: Path, cwd: str | None = None) -> Confined:
     """Start one of the solution's processes (a worker, a runbook) confined, its output to
-    `log`; `python` in the contract is the worker runtime (Python 3.11, boto3, psycopg)."""
+    `log`, in `cwd` (default: the workspace); `python` in the contract is the worker
+    runtime (Python 3.11, boto3, psycopg)."""
     python = runtime.python() or sys.executable
     argv = [python if c == "python" else c for c in command]
     with log.open("ab") as out:
-        return confinement.spawn(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+        return confinement.spawn(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                 cwd=cwd)
 
 
 class Supervisor(threading.Thread):
@@ -53,9 +55,10 @@ class Supervisor(threading.Thread):
 
     def __init__(self, command: Sequence[str], confinement: Confinement, env: dict[str, str],
                  replicas: int, session_for: Callable[[str], dict[str, str]], logdir: Path,
-                 recorder: Recorder, grace: float, stopping: threading.Event) -> None:
+                 recorder: Recorder, grace: float, stopping: threading.Event,
+                 cwd: str | None = None) -> None:
         super().__init__(name="supervisor", daemon=True)
-        self.command = list(command)
+        self.command, self.cwd = list(command), cwd
         self.confinement, self.env, self.replicas = confinement, env, replicas
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)
@@ -77,7 +80,8 @@ class Supervisor(threading.Thread):
         name = f"{WORKER_PREFIX}{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
-        proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log")
+        proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log",
+                     self.cwd)
         with self._lock:
             self.procs[slot] = (name, proc)
             self.started_at[slot] = time.monotonic()
