@@ -109,9 +109,9 @@ def _untrusted(state: State, role: Role) -> list[dict[str, Any]]:
     decision = service_admits(role.trust, service, role.arn, state.account, state.window)
     if decision.allowed:
         return []
-    return [{"role": role.name, "action": "sts:AssumeRole", "by": service,
-             "problem": f"its trust policy does not admit {service}: {decision.reason}",
-             "trust": role.trust}]
+    return [{"role": role.name, "action": "sts:AssumeRole", "resource": role.name,
+             "by": service, "trust": role.trust,
+             "problem": f"its trust policy does not admit {service}: {decision.reason}"}]
 
 
 def check_least_privilege(history: History, p: Params) -> CheckResult:
