@@ -532,6 +532,12 @@ def _check_team_workers(scenario: Scenario) -> None:
         if not _SERVICE.fullmatch(workers.service):
             raise InputError(f"field workers.service: {workers.service!r} is not a service "
                              "principal (e.g. ecs-tasks.amazonaws.com)")
+        narrowed = [name for name, fault in scenario.faults.items()
+                    if fault.kind == "trust_narrowed"]
+        if narrowed:  # it narrows the harness's trust; a service's is not modelled yet
+            raise InputError(f"field faults.{narrowed[0]}.kind: trust_narrowed is not "
+                             "supported with workers.service yet (the kit assumes the "
+                             "workers' role as the service, not as the harness)")
         if "iam.required_access" not in scenario.invariants:
             raise InputError("field workers.service: the kit judges whether the role's trust "
                              "policy admits the service with iam.required_access: list it "

@@ -122,3 +122,12 @@ def test_trust_team_is_refused_for_the_kits_own_scenarios(tmp_path: Path,
     monkeypatch.setattr(scenario, "ROOT", tmp_path)
     with pytest.raises(InputError, match="field trust: `team` is refused for the kit's own"):
         scenario.load(copy / "scenario.yaml")
+
+
+def test_trust_narrowed_is_refused_beside_a_service(tmp_path: Path) -> None:
+    data = _team(service="ecs-tasks.amazonaws.com")
+    data["faults"]["narrow"] = {"kind": "trust_narrowed", "target": "role.worker",
+                                "duration_seconds": 5}
+    with pytest.raises(InputError, match="field faults.narrow.kind: trust_narrowed is not "
+                                         "supported with workers.service"):
+        _load(tmp_path, data)
