@@ -313,6 +313,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    if sc.golden.is_dir():
+        _team_workers(sc, sc.golden)
     emulator, url = _emulator(args)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)

@@ -9,9 +9,13 @@ nothing but the index pip is configured with (PIP_INDEX_URL / pip.conf; PIP_FIND
 
 Cached by the hash of the requirement set and the runtime it is for (Python version, the
 runtime's boto3 and psycopg): built once with pip (`pip --python <runtime> install
---target`), then reused with no network. A build goes to a temporary sibling renamed into
-place when complete, so a failed or interrupted one never counts as built. A requirement
-the index cannot satisfy is an InputError naming the file, the requirement and pip's words.
+--only-binary :all: --target`), then reused with no network, until the set changes (an
+unpinned requirement keeps the version first built: pin for reproducible runs). Wheels
+only: no package's code runs at install time, on the host, outside the sandbox; a
+package published only as an sdist is refused with pip's words. A build goes to a
+temporary sibling renamed into place when complete, so a failed or interrupted one never
+counts as built. A requirement the index cannot satisfy is an InputError naming the file,
+the requirement and pip's words.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ class Requirements:
     def key(self) -> str:
         """The cache key: the requirement set and the runtime it is built for."""
         base = runtime.manifest() or {}
-        text = json.dumps({"requirements": sorted(self.items),
+        text = json.dumps({"requirements": sorted(self.items), "build": "wheels only",
                            "python": base.get("version"), "packages": base.get("packages")},
                           sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -156,9 +160,11 @@ def ensure(requirements: Requirements) -> Path:
 
 def _pip_install(python: str, target: Path, requirements: Requirements) -> None:
     """pip install the set into `target` for `python`; InputError with pip's words."""
+    # Wheels only: installing one runs none of its code (an sdist's build would, on the
+    # host, outside any sandbox).
     argv = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet",
-            "--no-input", "--disable-pip-version-check", "--target", str(target),
-            *requirements.items]
+            "--no-input", "--disable-pip-version-check", "--only-binary", ":all:",
+            "--target", str(target), *requirements.items]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, check=False,
                               timeout=PIP_TIMEOUT, env={**os.environ, "PIP_NO_INPUT": "1"})

@@ -108,8 +108,13 @@ def test_pips_refusal_names_the_file_and_the_requirement(cache: Path,
     said = ("ERROR: Could not find a version that satisfies the requirement nosuchpkg "
             "(from versions: none)\nERROR: No matching distribution found for nosuchpkg")
     monkeypatch.setattr(deps.runtime, "python", lambda: "/opt/kit-worker/bin/python")
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(
-        a[0], 1, "", said))
+    ran: list[list[str]] = []
+
+    def pip(argv: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        ran.append(argv)
+        return subprocess.CompletedProcess(argv, 1, "", said)
+
+    monkeypatch.setattr(subprocess, "run", pip)
     wanted = deps.Requirements(Path("app/requirements.txt"), ("attrs", "nosuchpkg"))
     with pytest.raises(InputError) as caught:
         deps.ensure(wanted)
@@ -119,6 +124,9 @@ def test_pips_refusal_names_the_file_and_the_requirement(cache: Path,
     assert "No matching distribution found for nosuchpkg" in text
     assert deps.built(wanted) is None
     assert not any(cache.iterdir())  # the staging directory is gone
+    # Wheels only (no package code runs on the host), into the staging directory.
+    (argv,) = ran
+    assert argv[argv.index("--only-binary") + 1] == ":all:" and "--target" in argv
 
 
 def test_an_untrusted_solutions_requirements_are_not_installed(tmp_path: Path) -> None:
