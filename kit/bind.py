@@ -212,7 +212,17 @@ def service_refusal(bound: Bound, role: str) -> Mapping[str, Any] | None:
     if service is None:
         return None
     arn = bound.roles[role]
-    found = bound.gateway.admin_client("iam").get_role(RoleName=arn.rsplit("/", 1)[-1])
+    try:
+        found = bound.gateway.admin_client("iam").get_role(RoleName=arn.rsplit("/", 1)[-1])
+    except ClientError as exc:
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+        if not 400 <= status < 500:
+            raise  # the emulator broke: the kit's
+        # The outputs name a role that is not there: the solution's, like any refusal.
+        error = exc.response.get("Error", {})
+        return {"role": role, "role_arn": arn, "principal": service, "trust": None,
+                "reason": f"IAM has no such role ({error.get('Code')}: "
+                          f"{error.get('Message')})"}
     trust = found["Role"]["AssumeRolePolicyDocument"]
     if isinstance(trust, str):  # boto3 decodes it; some paths give URL-encoded JSON
         trust = json.loads(unquote(trust))

@@ -124,3 +124,51 @@ def test_the_judge_stops_at_a_refused_session(monkeypatch: pytest.MonkeyPatch) -
     assert problem is None
     assert results["workload.workers_start"].verdict == "fail"
     assert "delivery.no_loss" not in results  # nothing ran: only the always and static rows
+
+
+class _Gateway:
+    """The one part of the gateway service_refusal uses: admin clients to the emulator."""
+
+    def admin_client(self, service: str) -> Any:
+        import boto3
+
+        return boto3.client(service, region_name="us-east-1")
+
+
+def _bound(arn: str) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(services={"role.worker": ECS}, roles={"role.worker": arn},
+                           gateway=_Gateway())
+
+
+@pytest.fixture
+def moto_iam() -> Any:
+    import boto3
+    from moto import mock_aws
+
+    with mock_aws():
+        yield boto3.client("iam", region_name="us-east-1")
+
+
+def test_the_runtime_decision_reads_the_deployed_trust(moto_iam: Any) -> None:
+    import json
+
+    from kit.bind import service_refusal
+
+    def role(name: str, trust: dict[str, Any]) -> str:
+        return moto_iam.create_role(RoleName=name, AssumeRolePolicyDocument=json.dumps(
+            trust))["Role"]["Arn"]
+
+    assert service_refusal(_bound(role("ecs", service_trust(ECS, SAME_ACCOUNT))),
+                           "role.worker") is None
+    refused = service_refusal(_bound(role("ec2", service_trust("ec2.amazonaws.com"))),
+                              "role.worker")
+    assert refused is not None and refused["principal"] == ECS
+    assert refused["trust"] == service_trust("ec2.amazonaws.com")
+    # Outputs naming a role IAM does not have: the solution's refusal, not a kit crash.
+    missing = service_refusal(_bound(f"arn:aws:iam::{ACCOUNT}:role/nope"), "role.worker")
+    assert missing is not None and missing["trust"] is None
+    assert "IAM has no such role (NoSuchEntity" in missing["reason"]
+    # A role no service assumes (the harness's, as today) is never asked about.
+    assert service_refusal(_bound("unused"), "role.producer") is None
