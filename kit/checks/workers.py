@@ -31,9 +31,11 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
     refused = history.of_kind("session_refused")
     if refused:
         v = refused[0].value
-        return judged(WORKERS_START, False, f"no worker was started: role {v.role}'s trust "
-                      f"policy does not admit {v.principal}, the service the workers run "
-                      f"as ({v.reason})", {"refused": v.as_dict()}, p)
+        what = "a worker could not be restarted" if history.of_kind("worker_start") \
+            else "no worker was started"
+        return judged(WORKERS_START, False, f"{what}: role {v.role}'s trust policy does not "
+                      f"admit {v.principal}, the service the workers run as ({v.reason})",
+                      {"refused": v.as_dict()}, p)
     starts = history.of_kind("worker_start")
     if not starts:
         return error(WORKERS_START, "no worker_start op in the history: the run never "

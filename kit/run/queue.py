@@ -15,7 +15,7 @@ from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
-from kit.workload.supervisor import Supervisor
+from kit.workload.supervisor import NoSession, Supervisor
 
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
@@ -49,8 +49,9 @@ class QueueWorkload:
                       if d.valid}
 
     def _refused(self) -> bool:
-        """Team mode: whether the workers' role refuses the service they run as; then the
-        refusal is recorded (the trust policy as evidence), no worker starts, the run stops."""
+        """Team mode: whether the workers' role refuses the service they run as now; then
+        the refusal is recorded (the trust policy as evidence), no worker starts (again),
+        the run stops."""
         workers = self.ctx.scenario.workers
         assert workers is not None
         found = service_refusal(self.bound, workers.role)
@@ -71,6 +72,9 @@ class QueueWorkload:
         env = worker_env(scenario, bound, str(home))
 
         def session_for(name: str) -> dict[str, str]:
+            # Each worker is a new task of its service, which assumes the role anew.
+            if self._refused():
+                raise NoSession(name)
             creds = bound.session(workers.role, name)
             return {"AWS_ACCESS_KEY_ID": creds.access_key_id,
                     "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
@@ -113,7 +117,7 @@ class QueueWorkload:
     def recovers(self) -> bool:
         """Nothing can recover when no worker ever ran (a crash loop, a refused session), or
         the kit could not run them."""
-        return not (self.refused or self.supervisor.crash_looped
+        return not (self.refused or self.supervisor.refused or self.supervisor.crash_looped
                     or self.supervisor.error is not None)
 
     def recover(self) -> None:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,13 @@ import yaml
 
 from kit import scenario
 from kit.errors import InputError
+from kit.recorder import Recorder
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.support import support
 from kit.sandbox.view import View
 from kit.toolchain import deps, runtime
+from kit.workload.supervisor import NoSession, Supervisor
 from tests.conftest import ROOT
 from tests.integration.conftest import traversable_tmp
 
@@ -175,3 +178,29 @@ def test_a_dependency_the_index_does_not_have_is_an_input_error(
                            "dependency kit-no-such-package-zq7")
     assert "No matching distribution found for kit-no-such-package-zq7" in text
     assert not (tmp_path / "deps" / wanted.key).exists()
+
+
+def test_a_worker_restart_the_role_refuses_stops_the_run_without_an_error(
+        tmp_path: Path) -> None:
+    if support().mode is None:
+        pytest.skip("needs a sandbox")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    starts: list[str] = []
+
+    def session_for(name: str) -> dict[str, str]:
+        starts.append(name)
+        if len(starts) > 1:  # the trust policy changed after the first start
+            raise NoSession(name)
+        return {}
+
+    stopping = threading.Event()
+    with Confinement("workload", View(), WORKLOAD, network="none",
+                     workspace=(workspace, "/workspace")) as confinement:
+        supervisor = Supervisor(["python", "-c", "pass"], confinement, {}, 1, session_for,
+                                tmp_path, Recorder(), grace=1.0, stopping=stopping)
+        supervisor.start()
+        assert stopping.wait(60), "the supervisor never stopped the run"
+        supervisor.stop()
+    assert supervisor.refused and supervisor.error is None and not supervisor.crash_looped
+    assert starts == ["worker-0#0", "worker-0#1"]

@@ -172,3 +172,14 @@ def test_the_runtime_decision_reads_the_deployed_trust(moto_iam: Any) -> None:
     assert "IAM has no such role (NoSuchEntity" in missing["reason"]
     # A role no service assumes (the harness's, as today) is never asked about.
     assert service_refusal(_bound("unused"), "role.producer") is None
+
+
+def test_a_refused_restart_is_named_as_one() -> None:
+    b = HistoryBuilder(seed=1)
+    b.op("kit", "worker_start", worker="worker-0#0", pid=10)
+    trust = service_trust("ec2.amazonaws.com")
+    decision = service_admits(trust, ECS, ROLE_ARN, ACCOUNT, WINDOW)
+    b.op("kit", "session_refused", **refusal("role.worker", ROLE_ARN, trust, ECS, decision))
+    result = check_workers_start(b.build(), {})
+    assert result.verdict == "fail"
+    assert result.summary.startswith("a worker could not be restarted: role role.worker's")
