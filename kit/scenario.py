@@ -525,7 +525,7 @@ def _check_team_workers(scenario: Scenario) -> None:
                              f"own repository) may set it; this one is {scenario.trust}")
     if workers.cwd is not None:
         parts = Path(workers.cwd).parts
-        if Path(workers.cwd).is_absolute() or ".." in parts or not parts:
+        if Path(workers.cwd).is_absolute() or ".." in parts:
             raise InputError(f"field workers.cwd: {workers.cwd!r} must be a directory "
                              "relative to the solution, inside it (no `..`, not absolute)")
     if workers.service is not None:
