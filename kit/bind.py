@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from botocore.exceptions import ClientError
 
@@ -26,6 +28,7 @@ from kit import aws, bindings, interrupt
 from kit.deploy import addresses
 from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
+from kit.iam.service import refusal, service_admits
 from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.confine import Confinement
@@ -33,7 +36,8 @@ from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.netns import PER_WORKER, WorkerNetwork
 from kit.sandbox.toxiproxy import Proxy
 from kit.sandbox.view import View
-from kit.scenario import Scenario
+from kit.scenario import Env, EnvLiteral, Scenario
+from kit.toolchain import deps
 
 AWS_ENDPOINT = "endpoint.aws"
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
@@ -51,6 +55,8 @@ class Bound:
     harness: aws.Credentials
     confinement: Confinement  # how the workers (any process of the solution's) run
     roles: dict[str, str] = field(default_factory=dict)  # role resource -> ARN
+    # team mode: role resource -> the service principal its sessions are for
+    services: dict[str, str] = field(default_factory=dict)
 
     def session(self, role: str, process: str) -> aws.Credentials:
         """A fresh session of a role resource, registered with the gateway for `process`."""
@@ -174,15 +180,69 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
                 worker, "connection_refused", port=port, refused=refused, limit=limit)
             for proxy in reachable.values():
                 proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        view, imports = _dependencies(scenario, workspace)
         confinement = stack.enter_context(Confinement(
-            "workload", View(), WORKLOAD, identity=sandbox.workload_identity,
+            "workload", view, WORKLOAD, identity=sandbox.workload_identity,
             network=network or "host", workspace=(workspace, WORKSPACE),
-            env={"HOME": "/tmp", "TMPDIR": "/tmp"}))
+            env={"HOME": "/tmp", "TMPDIR": "/tmp", **imports}))
     recorder.record("kit", "confinement", **confinement.axes())
     values[AWS_ENDPOINT] = f"http://127.0.0.1:{proxies[AWS_ENDPOINT].port}"
     roles = {name: values[f"{name}.arn"] for name in scenario.resources
              if name.startswith("role.")}
-    return Bound(values, gateway, proxies, databases, network, harness, confinement, roles)
+    return Bound(values, gateway, proxies, databases, network, harness, confinement, roles,
+                 services(scenario))
+
+
+def worker_deps(scenario: Scenario, solution: Path) -> Path | None:
+    """Team mode: the directory of the workers' declared Python dependencies, installed for
+    the worker runtime (cached; built from the package index the first time)."""
+    if scenario.trust != "team" or scenario.workers is None:
+        return None  # an untrusted solution's requirements are not installed
+    found = deps.declared(scenario.workers_dir(solution))
+    return deps.ensure(found) if found is not None else None
+
+
+def _dependencies(scenario: Scenario, workspace: Path) -> tuple[View, dict[str, str]]:
+    """What the workers' sandbox shows and sets for their dependencies (read-only, first on
+    PYTHONPATH), if they declare any."""
+    found = worker_deps(scenario, workspace)
+    if found is None:
+        return View(), {}
+    return View().show(found), {"PYTHONPATH": str(found)}
+
+
+def services(scenario: Scenario) -> dict[str, str]:
+    """Team mode: role resource -> the service principal that assumes it (workers.service)."""
+    workers = scenario.workers
+    if workers is None or workers.service is None:
+        return {}
+    return {workers.role: workers.service}
+
+
+def service_refusal(bound: Bound, role: str) -> Mapping[str, Any] | None:
+    """Team mode: why `role`'s service may not assume it (the evidence, trust policy
+    included), as AWS would decide now; None when it may, or no service assumes it."""
+    service = bound.services.get(role)
+    if service is None:
+        return None
+    arn = bound.roles[role]
+    try:
+        found = bound.gateway.admin_client("iam").get_role(RoleName=arn.rsplit("/", 1)[-1])
+    except ClientError as exc:
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+        if not 400 <= status < 500:
+            raise  # the emulator broke: the kit's
+        # The outputs name a role that is not there: the solution's, like any refusal.
+        error = exc.response.get("Error", {})
+        return {"role": role, "role_arn": arn, "principal": service, "trust": None,
+                "reason": f"IAM has no such role ({error.get('Code')}: "
+                          f"{error.get('Message')})"}
+    trust = found["Role"]["AssumeRolePolicyDocument"]
+    if isinstance(trust, str):  # boto3 decodes it; some paths give URL-encoded JSON
+        trust = json.loads(unquote(trust))
+    now = time.time()
+    decision = service_admits(trust, service, arn, aws.ACCOUNT_ID, (now, now))
+    return None if decision.allowed else refusal(role, arn, trust, service, decision)
 
 
 def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
@@ -201,8 +261,20 @@ def _bind_instance(name: str, values: dict[str, Any], sandbox: Sandbox,
                              f"{instance.proxy.port}/{spec.db_name or 'postgres'}")
 
 
+def worker_cwd(scenario: Scenario) -> str:
+    """The workers' cwd inside their sandbox: the workspace, or its workers.cwd (team)."""
+    cwd = scenario.workers.cwd if scenario.workers is not None else None
+    return WORKSPACE if cwd is None else f"{WORKSPACE}/{Path(cwd).as_posix()}"
+
+
+def env_values(env: Env, values: Mapping[str, Any]) -> dict[str, str]:
+    """Each variable's value: a literal as written, a binding resolved for this run."""
+    return {var: value.value if isinstance(value, EnvLiteral) else str(values[value])
+            for var, value in env.items()}
+
+
 def worker_env(scenario: Scenario, bound: Bound, home: str,
-               bindings_env: dict[str, str] | None = None) -> dict[str, str]:
+               bindings_env: Env | None = None) -> dict[str, str]:
     """The environment of the solution's processes (workers; a runbook with its
     `bindings_env`): the scenario's bindings and what AWS compute provides.
 
@@ -212,7 +284,7 @@ def worker_env(scenario: Scenario, bound: Bound, home: str,
     if bindings_env is None:
         assert scenario.workers is not None
         bindings_env = scenario.workers.env
-    env = {var: str(bound.values[binding]) for var, binding in bindings_env.items()}
+    env = env_values(bindings_env, bound.values)
     return {**env,
             "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT],
             "AWS_REGION": aws.REGION, "AWS_DEFAULT_REGION": aws.REGION,

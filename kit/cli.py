@@ -120,11 +120,17 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _team_preflight(sc: Scenario, solution: Path) -> None:
-    """A team scenario's registry modules are in its cache before any run starts."""
-    if sc.trust == "team":
-        from kit.deploy import modules
+    """Team mode, before any run: the registry modules are in the scenario's cache,
+    workers.cwd names a directory of the solution, and the workers' declared dependencies
+    are installed (once; InputError if the index cannot)."""
+    if sc.trust != "team":
+        return
+    from kit.bind import worker_deps
+    from kit.deploy import modules
 
-        modules.preflight(sc.module_cache, solution, Path(sc.terraform.dir))
+    modules.preflight(sc.module_cache, solution, Path(sc.terraform.dir))
+    sc.workers_dir(solution)
+    worker_deps(sc, solution)
 
 
 def _solution(given: str | None, golden: Path, module: str = ".") -> Path:
@@ -261,6 +267,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
     _require_confinement(args)
     emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
+    _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
@@ -315,7 +322,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     sc = scenario.load(args.scenario)
     _require_confinement(args)
     emulator, url = _emulator(args)
-    _team_preflight(sc, sc.golden)
+    if sc.golden.is_dir():
+        _team_preflight(sc, sc.golden)
     out = Path(args.out) / sc.name / ("validate-" + time.strftime("%Y%m%d-%H%M%S"))
     roots = "".join(f" --scenarios {d}" for d in args.scenarios)
     console.print(f"reproduce: kit validate {sc.name}{roots} --repeat {args.repeat} "

@@ -258,6 +258,17 @@ class WorkerExit(Value):
     refused: str | None = None
 
 
+class SessionRefused(Value):
+    """Team mode: the workers' role does not admit the service they run as, so the kit got
+    no session for it and started no worker (kit/iam/service.py)."""
+
+    role: str
+    role_arn: str
+    principal: str  # the service principal, e.g. ecs-tasks.amazonaws.com
+    reason: str
+    trust: Any  # the role's trust policy, as the emulator held it
+
+
 class CrashLoop(Value):
     """The workers kept exiting early: the run stopped."""
 
@@ -386,6 +397,7 @@ VALUES: dict[str, type[Value]] = {
     "phase": Phase, "deploy": Deploy, "gate": Gate, "send": Send, "receive": Receive,
     "delete": Delete, "change_visibility": ChangeVisibility, "recorded": Recorded,
     "worker_start": WorkerStart, "worker_exit": WorkerExit, "crash_loop": CrashLoop,
+    "session_refused": SessionRefused,
     "fault_start": FaultStart, "fault_end": FaultEnd, "fault_not_injected": FaultNotInjected,
     "write": Write, "incident": Incident, "runbook_exit": RunbookExit, "rds_event": RdsEvent,
     "request_refused": RequestRefused, "connection_refused": ConnectionRefused,

@@ -14,12 +14,20 @@ when the file is loaded, not when a run reaches it.
 from __future__ import annotations
 
 import os
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from kit import bindings
 from kit.checks import INVARIANTS, Invariant, invariants
@@ -70,14 +78,29 @@ class Contract(Strict):
     outputs: tuple[str, ...] = ()
 
 
+class EnvLiteral(Strict):
+    """A literal environment value (`{value: INFO}`), beside bindings: it grants nothing, so
+    both trust modes take it."""
+
+    value: StrictStr
+
+
+# variable -> a binding (a string naming one) or a literal value
+Env = dict[str, str | EnvLiteral]
+
+
 class Workers(Strict):
-    """The solution's worker processes: command, count, role and environment."""
+    """The solution's worker processes: command, count, role and environment; in team mode
+    also their directory (`cwd`, relative to the solution) and the service principal they
+    run as (`service`: the kit assumes `role` only if its trust policy admits it)."""
 
     command: tuple[str, ...] = ("python", "-m", "worker")
     replicas: int = Field(3, ge=1, le=16)
     stop_grace_seconds: float = Field(5.0, gt=0)
     role: str
-    env: dict[str, str] = {}  # variable -> binding, besides the AWS_* ones the kit sets
+    env: Env = {}  # besides the AWS_* ones the kit sets
+    cwd: str | None = None  # team only
+    service: str | None = None  # team only, e.g. ecs-tasks.amazonaws.com
 
 
 class Messages(Strict):
@@ -147,7 +170,7 @@ class Runbook(Strict):
 
     command: tuple[str, ...] = ("python", "-m", "runbook")
     role: str
-    env: dict[str, str] = {}  # variable -> binding, besides INCIDENT and the AWS_* ones
+    env: Env = {}  # besides INCIDENT and the AWS_* ones
     timeout_seconds: float = Field(120, gt=0, le=600)
 
 
@@ -203,10 +226,10 @@ class Baseline(Strict):
 class Scenario(Strict):
     name: str
     summary: str
-    toolchain: Toolchain = Toolchain()
-    # `team`: a team's own repository, checked as it is (README "Threat model" says what it
-    # changes); refused for the kit's own scenarios, which grade untrusted solutions.
+    # team: a team's own repository, checked as it is (README, threat model); untrusted:
+    # an agent's solution to the kit's task, behind the static gate.
     trust: Literal["untrusted", "team"] = "untrusted"
+    toolchain: Toolchain = Toolchain()
     terraform: TerraformLayout = TerraformLayout()
     baseline: Baseline | None = None
     contract: Contract = Contract()
@@ -270,6 +293,18 @@ class Scenario(Strict):
         """Where its baseline and shared modules live: the root's modules/ or the kit's."""
         own = self.root / "modules"
         return own if own.is_dir() else MODULES
+
+    def workers_dir(self, solution: Path) -> Path:
+        """The workers' directory in `solution` (team mode's workers.cwd, else the solution
+        itself); InputError naming the field when the solution has no such directory."""
+        cwd = self.workers.cwd if self.workers is not None else None
+        if cwd is None:
+            return solution
+        found = solution / cwd
+        if not found.is_dir() or not found.resolve().is_relative_to(solution.resolve()):
+            raise InputError(f"{self.directory / 'scenario.yaml'}: field workers.cwd: "
+                             f"{cwd!r} is not a directory of the solution {solution}")
+        return found
 
     @cached_property
     def workload_module(self) -> WorkloadModule:
@@ -361,6 +396,7 @@ def load(name_or_path: str | Path) -> Scenario:
         _check_bindings(scenario, set(type(params).model_fields))
         _check_faults(scenario)
         _check_services(scenario)
+        _check_team_workers(scenario)
     except ParamError as exc:
         raise InputError(f"{path}: invariants.{exc}") from None
     except InputError as exc:
@@ -418,6 +454,8 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
         where_what.append((f"contract.variables.{var}", value, before_apply))
     for where, env in _process_envs(scenario).items():
         for var, value in env.items():
+            if isinstance(value, EnvLiteral):
+                continue  # a literal names nothing
             where_what.append((f"{where}.{var}", value,
                                ("outputs", "baseline", "kit", "workload", "resource")))
     refs = _references(scenario)
@@ -435,7 +473,7 @@ def _check_bindings(scenario: Scenario, params: set[str]) -> None:
                              f"scenario declares {', '.join(declared) or 'none'}")
 
 
-def _process_envs(scenario: Scenario) -> dict[str, dict[str, str]]:
+def _process_envs(scenario: Scenario) -> dict[str, Env]:
     """Where the solution's processes get bindings as environment variables."""
     drill = scenario.workload.drill
     if drill is not None:
@@ -506,6 +544,42 @@ def _check_faults(scenario: Scenario) -> None:
         if unknown:
             raise InputError(f"{where}.params: {', '.join(map(repr, unknown))} is not a "
                              f"declared resource ({', '.join(scenario.resources)})")
+
+
+# What a service principal looks like (AWS: IAM JSON policy elements, Principal).
+_SERVICE = re.compile(r"[a-z0-9][a-z0-9.-]*\.amazonaws\.com(\.cn)?")
+
+
+def _check_team_workers(scenario: Scenario) -> None:
+    """workers.cwd and workers.service: team only, a directory inside the solution, a
+    service principal; a service's trust is judged, so iam.required_access is checked."""
+    workers = scenario.workers
+    if workers is None:
+        return
+    for field in ("cwd", "service"):
+        if getattr(workers, field) is not None and scenario.trust != "team":
+            raise InputError(f"field workers.{field}: only a `trust: team` scenario (a team's "
+                             f"own repository) may set it; this one is {scenario.trust}")
+    if workers.cwd is not None:
+        parts = Path(workers.cwd).parts
+        if Path(workers.cwd).is_absolute() or ".." in parts:
+            raise InputError(f"field workers.cwd: {workers.cwd!r} must be a directory "
+                             "relative to the solution, inside it (no `..`, not absolute)")
+    if workers.service is not None:
+        if not _SERVICE.fullmatch(workers.service):
+            raise InputError(f"field workers.service: {workers.service!r} is not a service "
+                             "principal (e.g. ecs-tasks.amazonaws.com)")
+        narrowed = [name for name, fault in scenario.faults.items()
+                    if fault.kind == "trust_narrowed"]
+        if narrowed:  # it narrows the harness's trust; a service's is not modelled yet
+            raise InputError(f"field faults.{narrowed[0]}.kind: trust_narrowed is not "
+                             "supported with workers.service yet (the kit assumes the "
+                             "workers' role as the service, not as the harness)")
+        if "iam.required_access" not in scenario.invariants:
+            raise InputError("field workers.service: the kit judges whether the role's trust "
+                             "policy admits the service with iam.required_access: list it "
+                             "under invariants (e.g. `iam.required_access: {roles: {"
+                             f"{workers.role}: []}}}}`)")
 
 
 def _check_services(scenario: Scenario) -> None:

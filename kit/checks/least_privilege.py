@@ -11,6 +11,9 @@ a boundary caps, an explicit deny anywhere wins.
 
 final.iam layout:
   account, harness (the principal that must be able to assume the roles),
+  assumed_by (optional, team mode: {role name: service principal}: then exactly these roles
+    are assumed, each by its service, judged with the context that service sends,
+    kit/iam/service.py; the harness assumes none),
   since, until (optional: epoch seconds when the run started and when final.iam was read;
     time conditions are judged over that window, kit.iam.effective),
   resources: {name: arn}  (the scenario's resources, the roles, the decoys, and
@@ -36,7 +39,8 @@ from typing import Any
 from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History
 from kit.iam import can_assume
-from kit.iam.effective import KEY_SUFFIX, State, caller_keys, grants, label, load
+from kit.iam.effective import KEY_SUFFIX, Role, State, caller_keys, grants, label, load
+from kit.iam.service import service_admits
 
 REQUIRED = "iam.required_access"
 LEAST = "iam.least_privilege"
@@ -69,17 +73,15 @@ def check_required_access(history: History, p: Params) -> CheckResult:
     # Missing pair: a required (action, resource) that AWS would not allow the role (its
     # policies, boundary and the resource's policy together), or a role the harness cannot
     # assume. A pair on a key the resource does not use is not required.
+    # In team mode a role is assumed by its service, and the trust policy is the evidence.
     missing: list[dict[str, Any]] = []
-    for name, pairs in p["roles"].items():
+    roles = {**{name: [] for name in state.assumed_by or {}}, **p["roles"]}
+    for name, pairs in roles.items():
         role = state.roles.get(name)
         if role is None:
             missing.append({"role": name, "problem": "role not found in the emulator"})
             continue
-        trusted = can_assume(role.trust, state.harness, target_role_arn=role.arn,
-                             context=caller_keys(state.window))
-        if not trusted.allowed:
-            missing.append({"role": name, "action": "sts:AssumeRole", "by": state.harness,
-                            "problem": trusted.reason})
+        missing.extend(_untrusted(state, role))
         for action, resource in pairs:
             if resource.endswith(KEY_SUFFIX) and resource not in state.resources:
                 continue
@@ -92,6 +94,24 @@ def check_required_access(history: History, p: Params) -> CheckResult:
     summary = (f"{len(missing)} required permission(s) missing: {_pair(missing[0])}"
                if missing else "every role has the access the scenario requires")
     return judged(REQUIRED, not missing, summary, {"missing": anomaly(missing)}, p)
+
+
+def _untrusted(state: State, role: Role) -> list[dict[str, Any]]:
+    """The role's missing sts:AssumeRole, if its assumer may not assume it."""
+    if state.assumed_by is None:
+        trusted = can_assume(role.trust, state.harness, target_role_arn=role.arn,
+                             context=caller_keys(state.window))
+        return [] if trusted.allowed else [{"role": role.name, "action": "sts:AssumeRole",
+                                            "by": state.harness, "problem": trusted.reason}]
+    service = state.assumed_by.get(role.name)
+    if service is None:
+        return []  # team mode: a role no service of the scenario's assumes
+    decision = service_admits(role.trust, service, role.arn, state.account, state.window)
+    if decision.allowed:
+        return []
+    return [{"role": role.name, "action": "sts:AssumeRole", "resource": role.name,
+             "by": service, "trust": role.trust,
+             "problem": f"its trust policy does not admit {service}: {decision.reason}"}]
 
 
 def check_least_privilege(history: History, p: Params) -> CheckResult:

@@ -4,7 +4,9 @@
   once (bad import, missing env, crash on start) is recorded by the supervisor as a
   `crash_loop` op with each early exit and the tail of each worker's output; the run stops
   there. Workers that stay up but never receive a message while the producer sends (they
-  never call SQS, or every call is denied) never acted.
+  never call SQS, or every call is denied) never acted. In team mode, workers whose role
+  does not admit the service they run as never start (`session_refused`, with the trust
+  policy).
 - workload.app_writes (drills): the application could write: its endpoint secret led it to
   a database that acknowledged writes before any fault. One that never could (the secret
   unreadable by its role, an endpoint that names nothing) never tested recovery.
@@ -26,6 +28,14 @@ FAULT_INJECTED = "workload.fault_injected"
 
 def check_workers_start(history: History, p: Params) -> CheckResult:
     """workload.workers_start: workers were started, did not crash-loop, and acted."""
+    refused = history.of_kind("session_refused")
+    if refused:
+        v = refused[0].value
+        what = "a worker could not be restarted" if history.of_kind("worker_start") \
+            else "no worker was started"
+        return judged(WORKERS_START, False, f"{what}: role {v.role}'s trust policy does not "
+                      f"admit {v.principal}, the service the workers run as ({v.reason})",
+                      {"refused": v.as_dict()}, p)
     starts = history.of_kind("worker_start")
     if not starts:
         return error(WORKERS_START, "no worker_start op in the history: the run never "

@@ -93,6 +93,9 @@ class State:
     problems: Mapping[str, str]  # ARN -> why its resource policy does not parse
     key_users: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # key -> ARNs
     window: tuple[float, float] = DEFAULT_WINDOW  # final.iam since, until: the run's time
+    # final.iam assumed_by (team mode): role -> the service principal that assumes it;
+    # None: every role is assumed by the harness
+    assumed_by: Mapping[str, str] | None = None
 
     def arn(self, name: str) -> str:
         """The ARN of a resource name, `*`, or a literal ARN given instead of a name."""
@@ -150,7 +153,7 @@ def load(iam: Mapping[str, Any]) -> State:
     return State(iam["account"], iam["harness"], resources, policies, roles,
                  {resources.get(name, name): f"the resource policy does not parse: {why}"
                   for name, why in problems.items()}, users,
-                 _window(iam))
+                 _window(iam), iam.get("assumed_by"))
 
 
 def _window(iam: Mapping[str, Any]) -> tuple[float, float]:

@@ -33,7 +33,8 @@ def judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult],
         return run_checks(history, always | static, registry), None  # nothing was recovered
     if history.of_kind("interference"):  # it harmed the kit's observer: judged on that
         return run_checks(history, always | static | {KIT_UNHARMED: {}}, registry), None
-    if history.of_kind("crash_loop"):  # no worker ever ran: nothing else to judge
+    # No worker ever ran (a crash loop; team mode: their role refused their service).
+    if history.of_kind("crash_loop") or history.of_kind("session_refused"):
         return run_checks(history, always | static, registry), None
     failed_sends = [op for op in history.ops if op.kind == "send" and op.type == "fail"]
     if failed_sends and not history.of_kind("send"):

@@ -31,6 +31,8 @@ def observe(ctx: RunContext, bound: Bound) -> FinalState:
     iam = iam_state.read(ctx.admin("iam"), roles,
                          {n: a for n, a in resources.items() if kinds[n] != "role"},
                          clients=ctx.admin, since=ctx.started_at)
+    if bound.services:  # team mode: each role is assumed by its service, not the harness
+        iam["assumed_by"] = dict(bound.services)
     assert ctx.config is not None
     # The contract's variables are set by the kit: their defaults never reach the apply.
     rds_facts = inspect.rds_config(ctx.config, passed=scenario.contract.variables)

@@ -8,14 +8,14 @@ import time
 from typing import Any
 
 from kit import aws
-from kit.bind import Bound, worker_env
+from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
-from kit.workload.supervisor import Supervisor
+from kit.workload.supervisor import NoSession, Supervisor
 
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
@@ -29,6 +29,7 @@ class QueueWorkload:
         module = ctx.scenario.workload_module
         self.plan = module.plan(ctx.seed, ctx.scenario.workload_params)
         self.stopping = threading.Event()
+        self.refused = self._refused()
         self.supervisor = self._supervisor()
         if bound.network is not None:  # a refused connection names its worker
             bound.network.name_of = lambda pid: next(
@@ -47,6 +48,19 @@ class QueueWorkload:
         self.valid = {d.key for d in map(module.describe, (s.body for s in self.plan))
                       if d.valid}
 
+    def _refused(self) -> bool:
+        """Team mode: whether the workers' role refuses the service they run as now; then
+        the refusal is recorded (the trust policy as evidence), no worker starts (again),
+        the run stops."""
+        workers = self.ctx.scenario.workers
+        assert workers is not None
+        found = service_refusal(self.bound, workers.role)
+        if found is None:
+            return False
+        self.ctx.recorder.record("kit", "session_refused", **found)
+        self.stopping.set()
+        return True
+
     def _supervisor(self) -> Supervisor:
         """The solution's workers, each with its own role session."""
         scenario, bound = self.ctx.scenario, self.bound
@@ -58,14 +72,19 @@ class QueueWorkload:
         env = worker_env(scenario, bound, str(home))
 
         def session_for(name: str) -> dict[str, str]:
+            # Each worker is a new task of its service, which assumes the role anew.
+            if self._refused():
+                raise NoSession(name)
             creds = bound.session(workers.role, name)
             return {"AWS_ACCESS_KEY_ID": creds.access_key_id,
                     "AWS_SECRET_ACCESS_KEY": creds.secret_access_key,
                     "AWS_SESSION_TOKEN": creds.token or ""}
 
+        assert self.ctx.tf is not None
+        scenario.workers_dir(self.ctx.tf.dir)  # a variant may have removed it
         return Supervisor(workers.command, bound.confinement, env, workers.replicas,
                           session_for, self.ctx.run_dir, self.ctx.recorder,
-                          workers.stop_grace_seconds, self.stopping)
+                          workers.stop_grace_seconds, self.stopping, worker_cwd(scenario))
 
     def _observer(self) -> Observer | BucketObserver:
         """The watcher of the scenario's effects: a database table or a bucket's objects."""
@@ -87,7 +106,8 @@ class QueueWorkload:
     def start(self) -> None:
         """Observer, workers, producer."""
         for thread in (self.observer, self.supervisor, self.producer):
-            thread.start()
+            if thread is not self.supervisor or not self.refused:
+                thread.start()
 
     def drive(self, nemesis: Nemesis) -> None:
         """Until the producer has sent the plan and the fault is over."""
@@ -95,8 +115,10 @@ class QueueWorkload:
         nemesis.done.wait(timeout=300)
 
     def recovers(self) -> bool:
-        """Nothing can recover when no worker ever ran, or the kit could not run them."""
-        return not self.supervisor.crash_looped and self.supervisor.error is None
+        """Nothing can recover when no worker ever ran (a crash loop, a refused session), or
+        the kit could not run them."""
+        return not (self.refused or self.supervisor.refused or self.supervisor.crash_looped
+                    or self.supervisor.error is not None)
 
     def recover(self) -> None:
         """Until quiescence (bounded by the scenario's quiescence timeout)."""

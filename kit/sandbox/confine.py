@@ -195,9 +195,13 @@ class Confinement:
                     text: bool) -> Confined:
         """Where no sandbox can be made: the process as before (rlimits, network)."""
         preexec, group_fds = self._preexec(root=False)
+        if self.workspace:  # the sandbox's path of the workspace, on the host
+            source, inside = self.workspace
+            within = cwd == inside or cwd.startswith(inside.rstrip("/") + "/")
+            cwd = str(source / os.path.relpath(cwd, inside)) if within else str(source)
         try:
             popen = subprocess.Popen(
-                list(argv), cwd=str(self.workspace[0]) if self.workspace else cwd,
+                list(argv), cwd=cwd,
                 env=dict(env), stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
                 text=text, start_new_session=True, preexec_fn=preexec)
         finally:

@@ -34,28 +34,37 @@ TAIL_LINES = 10
 WORKER_PREFIX = "worker-"  # worker-<slot>#<incarnation>: the process name of each start
 
 
+class NoSession(Exception):
+    """`session_for` got no session for a new worker (team mode: the role's trust policy
+    refuses the service, recorded by the caller): no worker starts again, the run stops."""
+
+
 def spawn(command: Sequence[str], confinement: Confinement, env: dict[str, str],
-          log: Path) -> Confined:
+          log: Path, cwd: str | None = None) -> Confined:
     """Start one of the solution's processes (a worker, a runbook) confined, its output to
-    `log`; `python` in the contract is the worker runtime (Python 3.11, boto3, psycopg)."""
+    `log`, in `cwd` (default: the workspace); `python` in the contract is the worker
+    runtime (Python 3.11, boto3, psycopg)."""
     python = runtime.python() or sys.executable
     argv = [python if c == "python" else c for c in command]
     with log.open("ab") as out:
-        return confinement.spawn(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+        return confinement.spawn(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                 cwd=cwd)
 
 
 class Supervisor(threading.Thread):
     """Keeps `replicas` worker processes alive until stopped; every start/exit is recorded.
 
     Each incarnation gets a fresh role session (`session_for(name)`), so the gateway can
-    attribute its calls to it (`worker-<slot>#<incarnation>`).
+    attribute its calls to it (`worker-<slot>#<incarnation>`); one it cannot get
+    (NoSession) stops the supervisor and the run.
     """
 
     def __init__(self, command: Sequence[str], confinement: Confinement, env: dict[str, str],
                  replicas: int, session_for: Callable[[str], dict[str, str]], logdir: Path,
-                 recorder: Recorder, grace: float, stopping: threading.Event) -> None:
+                 recorder: Recorder, grace: float, stopping: threading.Event,
+                 cwd: str | None = None) -> None:
         super().__init__(name="supervisor", daemon=True)
-        self.command = list(command)
+        self.command, self.cwd = list(command), cwd
         self.confinement, self.env, self.replicas = confinement, env, replicas
         self.session_for, self.logdir, self.recorder, self.grace = (
             session_for, logdir, recorder, grace)
@@ -66,6 +75,7 @@ class Supervisor(threading.Thread):
         # Set on a crash loop: the whole run stops.
         self.run_stopping = stopping
         self.crash_looped = False
+        self.refused = False  # a new worker got no session (NoSession)
         self._killed: set[str] = set()
         self._ended: set[int] = set()  # pids whose exit is recorded
         self._healthy = False
@@ -77,7 +87,8 @@ class Supervisor(threading.Thread):
         name = f"{WORKER_PREFIX}{slot}#{self.incarnations[slot]}"
         self.incarnations[slot] += 1
         env = {**self.env, **self.session_for(name)}
-        proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log")
+        proc = spawn(self.command, self.confinement, env, self.logdir / f"worker-{slot}.log",
+                     self.cwd)
         with self._lock:
             self.procs[slot] = (name, proc)
             self.started_at[slot] = time.monotonic()
@@ -109,6 +120,9 @@ class Supervisor(threading.Thread):
                     backoff[slot] = min(max(backoff[slot] * 2, 0.05), RESTART_BACKOFF_MAX)
                     if not self.stopping.wait(backoff[slot]):
                         self._start(slot)
+        except NoSession:  # the solution's: recorded by session_for, judged from there
+            self.refused = True
+            self.run_stopping.set()
         except Exception as exc:  # noqa: BLE001 - reported as a run error
             self.error = exc
             self.run_stopping.set()  # nothing more to wait for: the run ends as an error
