@@ -110,20 +110,6 @@ def test_a_service_needs_iam_required_access_listed(tmp_path: Path) -> None:
         _load(tmp_path, data)
 
 
-def test_trust_team_is_refused_for_the_kits_own_scenarios(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
-    # The shipped file, as it is, but marked team: loaded from the kit's own root.
-    shipped = scenario.SCENARIOS / "order-pipeline"
-    copy = tmp_path / "scenarios" / "order-pipeline"
-    shutil.copytree(shipped, copy)
-    data = yaml.safe_load((copy / "scenario.yaml").read_text())
-    (copy / "scenario.yaml").write_text(yaml.safe_dump({**data, "trust": "team"}))
-    monkeypatch.setattr(scenario, "ROOT", tmp_path)
-    with pytest.raises(InputError, match="field trust: `team` is refused for the kit's own"):
-        scenario.load(copy / "scenario.yaml")
-
-
 def test_trust_narrowed_is_refused_beside_a_service(tmp_path: Path) -> None:
     data = _team(service="ecs-tasks.amazonaws.com")
     data["faults"]["narrow"] = {"kind": "trust_narrowed", "target": "role.worker",
