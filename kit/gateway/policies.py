@@ -93,6 +93,7 @@ class PolicyStore:
         self._generation = 0
         self._account: tuple[int, _Account] | None = None
         self._resources: dict[str, tuple[int, Resource]] = {}
+        self._tables: dict[str, tuple[int, str | None]] = {}  # table ARN -> partition key
 
     def invalidate(self) -> None:
         """Forget everything read so far: the next request reads the emulator again."""
@@ -100,6 +101,7 @@ class PolicyStore:
             self._generation += 1
             self._account = None
             self._resources.clear()
+            self._tables.clear()
 
     # --- identities ------------------------------------------------------------------------
 
@@ -263,6 +265,23 @@ class PolicyStore:
         """The full ARN (with its random suffix) of secret `name`; None when it is missing."""
         found = self.secret(name)
         return found.arn if found.exists else None
+
+    def partition_key(self, table_arn: str) -> str | None:
+        """The partition (HASH) key attribute of a DynamoDB table; None when it is missing
+        (cached until invalidated: CreateTable and DeleteTable invalidate the store)."""
+        with self._lock:
+            generation = self._generation
+            cached = self._tables.get(table_arn)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        table = _optional(lambda: self._client("dynamodb").describe_table(
+            TableName=table_arn.rsplit("/", 1)[-1])) or {}
+        schema = table.get("Table", {}).get("KeySchema", [])
+        found = next((k["AttributeName"] for k in schema if k.get("KeyType") == "HASH"), None)
+        with self._lock:
+            if self._generation == generation:
+                self._tables[table_arn] = (generation, found)
+        return found
 
     def _resource(self, key: str, read: Callable[[], Resource]) -> Resource:
         with self._lock:
