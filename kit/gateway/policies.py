@@ -30,7 +30,8 @@ from kit.workload import resource_policies
 ClientFactory = Callable[[str], Any]
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
             "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException", "NotFoundException",
-            "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404"}
+            "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404",
+            "PolicyNotFoundException"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +249,11 @@ class PolicyStore:
         """A KMS key's key policy (every key has one)."""
         return self._resource(f"kms:{arn}", lambda: self._read_key(arn))
 
+    def table(self, arn: str) -> Resource:
+        """A DynamoDB table's resource policy and tags (an index's are its table's)."""
+        arn = arn.split("/index/", 1)[0]
+        return self._resource(f"dynamodb:{arn}", lambda: self._read_table(arn))
+
     def object_key(self, bucket: str, key: str) -> str | None:
         """The customer managed key an S3 object is encrypted with (read each time: objects
         change without the gateway knowing)."""
@@ -319,6 +325,17 @@ class PolicyStore:
     def _read_key(self, arn: str) -> Resource:
         text = _optional(lambda: resource_policies.key_policy(self._client, arn))
         return _with_policy(arn, text, {}) if text else Resource(arn, exists=False)
+
+    def _read_table(self, arn: str) -> Resource:
+        ddb = self._client("dynamodb")
+        try:
+            tags = ddb.list_tags_of_resource(ResourceArn=arn).get("Tags", [])
+        except ClientError as exc:
+            if not _missing(exc):
+                raise
+            return Resource(arn, exists=False)
+        text = _optional(lambda: ddb.get_resource_policy(ResourceArn=arn)["Policy"])
+        return _with_policy(arn, text, _tags(tags))
 
     def _read_secret(self, secret_id: str) -> Resource:
         secrets = self._client("secretsmanager")

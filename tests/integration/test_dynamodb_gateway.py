@@ -16,6 +16,7 @@ from tests.integration.iam_env import ACCT, Env, assumed_role, gateway, sandbox_
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import authz as _authz
 from tests.integration.iam_env import denied as _denied
+from tests.integration.iam_env import doc as _doc
 from tests.integration.iam_env import names as _names
 
 DENIED = "AccessDeniedException"
@@ -103,3 +104,24 @@ def test_partiql_is_refused_naming_why(env: Env, gw: Gateway) -> None:
     refused = _denied(lambda: ddb.execute_statement(Statement=f'SELECT * FROM "{name}"'),
                       DENIED)
     assert "PartiQL" in str(refused)
+
+
+def test_a_tables_resource_policy_grants_and_denies(env: Env, gw: Gateway) -> None:
+    """DynamoDB developer guide, "Using resource-based policies for DynamoDB": a table's
+    policy may grant a principal of the account access the principal's own policies do not
+    give, and its explicit deny overrides an identity grant (for the table's indexes too)."""
+    (granted, granted_arn), (guarded, guarded_arn) = _table(env), _table(env)
+    role = assumed_role(env, gw, _allow("dynamodb:*", guarded_arn))
+    admin = aws.client("dynamodb", env.moto)
+    admin.put_resource_policy(ResourceArn=granted_arn, Policy=_doc(_allow(
+        "dynamodb:PutItem", granted_arn, Principal={"AWS": role.arn})))
+    admin.put_resource_policy(ResourceArn=guarded_arn, Policy=_doc({
+        "Effect": "Deny", "Principal": {"AWS": role.arn}, "Action": "dynamodb:Query",
+        "Resource": [guarded_arn, f"{guarded_arn}/index/*"]}))
+    gw.invalidate()
+    ddb = role.client("dynamodb", gw)
+    ddb.put_item(TableName=granted, Item={"tenant": {"S": "a"}})
+    ddb.put_item(TableName=guarded, Item={"tenant": {"S": "a"}})
+    _denied(lambda: ddb.query(TableName=guarded, KeyConditionExpression="tenant = :t",
+                              ExpressionAttributeValues={":t": {"S": "a"}}), DENIED)
+    assert _denials(gw) == [("dynamodb:Query", guarded_arn)]
