@@ -18,6 +18,7 @@ from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.sandbox import Sandbox
+from kit.workload import final
 
 THREADS, EACH = 8, 25
 
@@ -146,3 +147,19 @@ def test_a_transaction_with_a_failed_condition_applies_nothing(ddb) -> None:  # 
     assert reasons[0] == "ConditionalCheckFailed"
     assert "Item" not in ddb.get_item(TableName="balances",
                                       Key={"customer_id": {"S": "c-t"}})
+
+
+def test_the_kit_reads_every_item_back_and_none_of_a_missing_table(ddb) -> None:  # noqa: ANN001
+    """Scan API reference: a scan returns at most 1 MB a page, LastEvaluatedKey says
+    there is more; a table that does not exist is ResourceNotFoundException. The kit's
+    reader follows every page and reads a missing table as no effects."""
+    ddb.create_table(TableName="wide", BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "k", "AttributeType": "S"}],
+                     KeySchema=[{"AttributeName": "k", "KeyType": "HASH"}])
+    blob = "x" * 300_000
+    for n in range(8):  # 2.4 MB: three pages or more
+        ddb.put_item(TableName="wide", Item={"k": {"S": f"k-{n}"}, "blob": {"S": blob},
+                                              "n": {"N": str(n)}})
+    rows = final.items(ddb, "wide")
+    assert sorted(r["n"] for r in rows) == list(range(8))
+    assert final.items(ddb, "missing") == []
