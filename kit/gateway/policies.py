@@ -273,17 +273,17 @@ class PolicyStore:
         return found.arn if found.exists else None
 
     def partition_key(self, table_arn: str) -> str | None:
-        """The partition (HASH) key attribute of a DynamoDB table; None when it is missing
-        (cached until invalidated: CreateTable and DeleteTable invalidate the store)."""
+        """The partition (HASH) key attribute of a DynamoDB table, or of an index
+        (`table/<t>/index/<i>`); None when it is missing (cached until invalidated:
+        CreateTable, UpdateTable and DeleteTable invalidate the store)."""
         with self._lock:
             generation = self._generation
             cached = self._tables.get(table_arn)
         if cached is not None and cached[0] == generation:
             return cached[1]
-        table = _optional(lambda: self._client("dynamodb").describe_table(
-            TableName=table_arn.rsplit("/", 1)[-1])) or {}
-        schema = table.get("Table", {}).get("KeySchema", [])
-        found = next((k["AttributeName"] for k in schema if k.get("KeyType") == "HASH"), None)
+        table_part, _, index = table_arn.partition("/index/")
+        found = _hash_key(_optional(lambda: self._client("dynamodb").describe_table(
+            TableName=table_part.rsplit("/", 1)[-1])) or {}, index)
         with self._lock:
             if self._generation == generation:
                 self._tables[table_arn] = (generation, found)
@@ -349,6 +349,18 @@ class PolicyStore:
                 self.account, secret_id, self.region)
             return Resource(arn, exists=False)
         return _with_policy(described["ARN"], text, _tags(described.get("Tags")))
+
+
+def _hash_key(described: dict[str, Any], index: str = "") -> str | None:
+    """The HASH attribute of a DescribeTable answer's table, or of its index `index`."""
+    table = described.get("Table", {})
+    schema = table.get("KeySchema", [])
+    if index:
+        indexes = [*table.get("GlobalSecondaryIndexes", []),
+                   *table.get("LocalSecondaryIndexes", [])]
+        schema = next((i.get("KeySchema", []) for i in indexes
+                       if i.get("IndexName") == index), [])
+    return next((k["AttributeName"] for k in schema if k.get("KeyType") == "HASH"), None)
 
 
 def _optional(call: Callable[[], Any]) -> Any:

@@ -28,7 +28,8 @@ class Names:
         return None
 
     def partition_key(self, table_arn: str) -> str | None:
-        return {TABLE: "order_id", OTHER: "customer_id"}.get(table_arn)
+        return {TABLE: "order_id", OTHER: "customer_id",
+                f"{TABLE}/index/by-customer": "customer_id"}.get(table_arn)
 
 
 def _call(operation: str, names: Any = None, **params: Any) -> Call:
@@ -79,6 +80,7 @@ def test_query_and_scan_on_an_index_act_on_the_index_arn() -> None:
                      KeyConditionExpression="customer_id = :c",
                      ExpressionAttributeValues={":c": {"S": "c-1"}})
     assert _pairs(on_index) == [("dynamodb:Query", f"{TABLE}/index/by-customer")]
+    assert on_index.context["dynamodb:LeadingKeys"] == ("c-1",)  # the index's key
     assert _pairs(_call("scan", TableName="effects", IndexName="idx")) == [
         ("dynamodb:Scan", f"{TABLE}/index/idx")]
 
@@ -152,3 +154,20 @@ def test_a_leading_keys_condition_is_decided_on_the_request_keys() -> None:
         decision = decide(request, [policy], boundary=None, sessions=[], resource=None,
                           scp_levels=[], principal_account=None, trust=False)
         assert decision.effect == effect, key
+
+
+def test_the_partition_key_of_a_table_and_of_its_indexes() -> None:
+    from kit.gateway.policies import _hash_key
+
+    described = {"Table": {
+        "KeySchema": [{"AttributeName": "order_id", "KeyType": "HASH"},
+                      {"AttributeName": "at", "KeyType": "RANGE"}],
+        "GlobalSecondaryIndexes": [{"IndexName": "by-customer", "KeySchema": [
+            {"AttributeName": "customer_id", "KeyType": "HASH"}]}],
+        "LocalSecondaryIndexes": [{"IndexName": "by-amount", "KeySchema": [
+            {"AttributeName": "order_id", "KeyType": "HASH"},
+            {"AttributeName": "amount", "KeyType": "RANGE"}]}]}}
+    assert _hash_key(described) == "order_id"
+    assert _hash_key(described, "by-customer") == "customer_id"
+    assert _hash_key(described, "by-amount") == "order_id"
+    assert _hash_key(described, "nope") is None and _hash_key({}) is None

@@ -24,7 +24,7 @@ class Names(Protocol):
         ...
 
     def partition_key(self, table_arn: str) -> str | None:
-        """The partition key attribute of the DynamoDB table `table_arn` (None: no table)."""
+        """The partition key attribute of a DynamoDB table or index ARN (None: none)."""
         ...
 
 

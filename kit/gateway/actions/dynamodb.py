@@ -13,11 +13,11 @@ DynamoDB transactions"):
 
 Condition keys the request itself carries (developer guide, "Using IAM policy conditions
 for fine-grained access control"): `dynamodb:LeadingKeys` (the partition key values of the
-items a call reads or writes; the partition key's name is the table's, from the emulator
-through `Names.partition_key`), `dynamodb:Attributes` (the top-level attribute names a call
-names, where the request lists them all), `dynamodb:Select`, `dynamodb:ReturnValues`,
-`dynamodb:ReturnConsumedCapacity`. PartiQL calls (ExecuteStatement, ...) are not mapped:
-the gateway refuses them, naming why.
+items a call reads or writes; the partition key's name is the table's, or the index's for
+a Query of an index, from the emulator through `Names.partition_key`),
+`dynamodb:Attributes` (the top-level attribute names a call names, where the request lists
+them all), `dynamodb:Select`, `dynamodb:ReturnValues`, `dynamodb:ReturnConsumedCapacity`.
+PartiQL calls (ExecuteStatement, ...) are not mapped: the gateway refuses them, naming why.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from kit.iam.context import ContextValue
 
 TARGET_PREFIX = "DynamoDB_20120810"
 _PARTIQL = ("ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction")
-_POLICY_CHANGES = {"CreateTable", "DeleteTable", "PutResourcePolicy", "DeleteResourcePolicy",
-                   "TagResource", "UntagResource"}
+# Calls after which a cached resource policy, tag or key schema may be stale.
+_POLICY_CHANGES = {"CreateTable", "DeleteTable", "UpdateTable", "PutResourcePolicy",
+                   "DeleteResourcePolicy", "TagResource", "UntagResource"}
 # Transaction item kind -> the action IAM authorizes it as.
 _TRANSACT = {"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem",
              "ConditionCheck": "ConditionCheckItem", "Get": "GetItem"}
@@ -96,14 +97,14 @@ def _item_keys(operation: str, params: Mapping[str, Any], scope: Scope,
     names = params.get("ExpressionAttributeNames") or {}
     names = names if isinstance(names, dict) else {}
     items: list[Any] = [params.get("Item") if operation == "PutItem" else params.get("Key")]
-    if "/index/" not in resource:  # an index's partition key is not the table's
-        pk = _partition_key(scope, resource, [i for i in items if isinstance(i, dict)])
-        if operation == "Query":
-            leading = _query_leading(params, pk, names)
-        else:
-            leading = [v for i in items if (v := _scalar(i, pk)) is not None]
-        if leading:
-            out["dynamodb:LeadingKeys"] = tuple(dict.fromkeys(leading))
+    # On an index, the index's partition key (a Query's key condition names it).
+    pk = _partition_key(scope, resource, [i for i in items if isinstance(i, dict)])
+    if operation == "Query":
+        leading = _query_leading(params, pk, names)
+    else:
+        leading = [v for i in items if (v := _scalar(i, pk)) is not None]
+    if leading:
+        out["dynamodb:LeadingKeys"] = tuple(dict.fromkeys(leading))
     attributes = _attributes(operation, params, names)
     if attributes is not None:
         out["dynamodb:Attributes"] = tuple(attributes)
