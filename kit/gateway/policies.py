@@ -282,8 +282,11 @@ class PolicyStore:
         if cached is not None and cached[0] == generation:
             return cached[1]
         table_part, _, index = table_arn.partition("/index/")
-        found = _hash_key(_optional(lambda: self._client("dynamodb").describe_table(
-            TableName=table_part.rsplit("/", 1)[-1])) or {}, index)
+        try:
+            found = _hash_key(self._client("dynamodb").describe_table(
+                TableName=table_part.rsplit("/", 1)[-1]), index)
+        except ClientError:  # no such table, or a name DynamoDB refuses: no key to read
+            found = None
         with self._lock:
             if self._generation == generation:
                 self._tables[table_arn] = (generation, found)

@@ -5,7 +5,10 @@ fine-grained access control")."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import pytest
 
 from kit.gateway import actions
 from kit.gateway.actions import Call
@@ -171,3 +174,28 @@ def test_the_partition_key_of_a_table_and_of_its_indexes() -> None:
     assert _hash_key(described, "by-customer") == "customer_id"
     assert _hash_key(described, "by-amount") == "order_id"
     assert _hash_key(described, "nope") is None and _hash_key({}) is None
+
+
+@pytest.mark.parametrize(("operation", "params"), [
+    ("BatchGetItem", {"RequestItems": {"effects": {"Keys": 5}}}),
+    ("BatchGetItem", {"RequestItems": {"effects": "x"}}),
+    ("BatchWriteItem", {"RequestItems": {"effects": [1, {"PutRequest": 2}]}}),
+    ("BatchWriteItem", {"RequestItems": []}),
+    ("TransactWriteItems", {"TransactItems": [{"Put": "x"}]}),
+    ("TransactWriteItems", {"TransactItems": [7]}),
+    ("Query", {"TableName": "effects", "KeyConditions": {"order_id": {
+        "AttributeValueList": {"S": "x"}}}}),
+    ("Query", {"TableName": "effects", "KeyConditionExpression": "order_id = :v",
+               "ExpressionAttributeValues": [1]}),
+    ("UpdateItem", {"TableName": "effects", "Key": {"order_id": {"S": ["x"]}},
+                    "UpdateExpression": "SET #a.b[1] = if_not_exists(c, :z)",
+                    "ExpressionAttributeNames": {"#a": 3}}),
+    ("GetItem", {"TableName": 5, "Key": "x"}),
+])
+def test_a_malformed_request_is_mapped_or_refused_never_raises(operation: str,
+                                                               params: dict) -> None:
+    """What a worker writes by hand, not through boto3: the gateway must answer it."""
+    call = actions.describe("POST", "/", {"x-amz-target": f"DynamoDB_20120810.{operation}"},
+                            json.dumps(params).encode(), service="dynamodb", account=ACCT,
+                            names=Names())
+    assert call.mapped or call.problem

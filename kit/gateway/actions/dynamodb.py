@@ -152,7 +152,7 @@ def _batch_keys(operation: str, entries: Any) -> list[dict[str, Any]]:
     """The items (BatchWriteItem) or keys (BatchGetItem) one table's entries name."""
     if operation == "BatchGetItem":
         keys = entries.get("Keys") if isinstance(entries, dict) else None
-        return [k for k in keys or [] if isinstance(k, dict)]
+        return [k for k in keys if isinstance(k, dict)] if isinstance(keys, list) else []
     found = []
     for entry in entries if isinstance(entries, list) else []:
         put = entry.get("PutRequest") if isinstance(entry, dict) else None
@@ -200,14 +200,14 @@ def _query_leading(params: Mapping[str, Any], pk: str | None,
         return []
     legacy = params.get("KeyConditions")
     if isinstance(legacy, dict) and isinstance(legacy.get(pk), dict):
-        values = legacy[pk].get("AttributeValueList") or []
-        found = _scalar({pk: values[0]}, pk) if values else None
+        listed = legacy[pk].get("AttributeValueList")
+        found = _scalar({pk: listed[0]}, pk) if isinstance(listed, list) and listed else None
         return [found] if found is not None else []
     expression = params.get("KeyConditionExpression")
     values = params.get("ExpressionAttributeValues") or {}
     if not isinstance(expression, str) or not isinstance(values, dict):
         return []
-    for left, right in re.findall(r"([#\w]+)\s*=\s*(:\w+)", expression):
+    for left, right in re.findall(r"([#\w]+)\s*=\s*(:\w+)", expression[:4096]):
         if names.get(left, left) == pk:
             found = _scalar({pk: values.get(right)}, pk)
             return [found] if found is not None else []
