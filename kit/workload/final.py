@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 from boto3.dynamodb.types import Binary, TypeDeserializer
+from botocore.exceptions import ClientError
 from psycopg import sql
 from psycopg.rows import dict_row
 
@@ -84,12 +85,17 @@ def item_row(item: dict[str, Any]) -> dict[str, Any]:
 
 def items(dynamodb: Any, table: str) -> list[dict[str, Any]]:
     """Every item of a DynamoDB table, as rows (a consistent scan, every page); none when
-    the table does not exist (not created yet, or deleted by the solution: no effects)."""
+    DynamoDB answers that there is no such table to read (not created yet, deleted by the
+    solution, or a name its output gives that DynamoDB refuses: no effects, the solution's).
+    An answer of the emulator's own failure (5xx) is raised: the kit's."""
     pages = dynamodb.get_paginator("scan").paginate(TableName=table, ConsistentRead=True)
     try:
         return [item_row(item) for page in pages for item in page.get("Items", [])]
-    except dynamodb.exceptions.ResourceNotFoundException:
-        return []
+    except ClientError as exc:
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+        if 400 <= status < 500:
+            return []
+        raise
 
 
 def effects(rows: list[dict[str, Any]], key: str) -> list[Effect]:

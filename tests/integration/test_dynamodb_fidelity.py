@@ -163,3 +163,4 @@ def test_the_kit_reads_every_item_back_and_none_of_a_missing_table(ddb) -> None:
     rows = final.items(ddb, "wide")
     assert sorted(r["n"] for r in rows) == list(range(8))
     assert final.items(ddb, "missing") == []
+    assert final.items(ddb, "not a table name!") == []  # ValidationException: no effects

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from boto3.dynamodb.types import TypeSerializer
+from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
 from kit import bindings, scenario
@@ -109,14 +110,10 @@ def test_items_are_read_as_plain_rows() -> None:
 
 
 class _Pages:
-    """A scan paginator over fixed pages, or a table that does not exist."""
+    """A scan paginator over fixed pages, or one whose first request DynamoDB refuses."""
 
-    class exceptions:  # noqa: N801 - boto3's spelling
-        class ResourceNotFoundException(Exception):
-            pass
-
-    def __init__(self, pages: list[list[dict[str, Any]]] | None) -> None:
-        self.pages = pages
+    def __init__(self, pages: list[list[dict[str, Any]]] | None, status: int = 400) -> None:
+        self.pages, self.status = pages, status
         self.asked: dict[str, Any] = {}
 
     def get_paginator(self, name: str) -> _Pages:
@@ -129,7 +126,8 @@ class _Pages:
 
     def _pages(self) -> Any:  # lazy, as boto3's: the first page's request raises
         if self.pages is None:
-            raise self.exceptions.ResourceNotFoundException()
+            raise ClientError({"Error": {"Code": "ResourceNotFoundException"},
+                               "ResponseMetadata": {"HTTPStatusCode": self.status}}, "Scan")
         yield from ({"Items": page} for page in self.pages)
 
 
@@ -138,6 +136,8 @@ def test_every_page_is_read_consistently_and_a_missing_table_has_no_items() -> N
     assert final.items(pages, "effects") == [{"order_id": "a"}, {"order_id": "b"}]
     assert pages.asked == {"TableName": "effects", "ConsistentRead": True}
     assert final.items(_Pages(None), "gone") == []
+    with pytest.raises(ClientError):  # the emulator broke: the kit's error, not no effects
+        final.items(_Pages(None, status=500), "effects")
 
 
 # --- the checkers over items ---------------------------------------------------------------
