@@ -199,3 +199,11 @@ def test_a_malformed_request_is_mapped_or_refused_never_raises(operation: str,
                             json.dumps(params).encode(), service="dynamodb", account=ACCT,
                             names=Names())
     assert call.mapped or call.problem
+
+
+def test_stream_calls_act_on_the_stream_arn() -> None:
+    stream = f"{TABLE}/stream/2026-12-01T00:00:00.000"
+    wire = capture("dynamodbstreams", "describe_stream", StreamArn=stream)
+    call = actions.describe(wire.method, wire.path, wire.headers, wire.body,
+                            service="dynamodb", account=ACCT, names=Names())
+    assert _pairs(call) == [("dynamodb:DescribeStream", stream)]

@@ -29,7 +29,7 @@ SERVICES = ("sqs", "sts", "iam", "s3", "secretsmanager", "rds", "dynamodb")
 # Query-protocol API versions, for requests that carry no credential scope.
 _VERSIONS = {"2012-11-05": "sqs", "2011-06-15": "sts", "2010-05-08": "iam", "2014-10-31": "rds"}
 _TARGETS = {"AmazonSQS": "sqs", "secretsmanager": "secretsmanager",
-            dynamodb.TARGET_PREFIX: "dynamodb"}
+            dynamodb.TARGET_PREFIX: "dynamodb", dynamodb.STREAMS_PREFIX: "dynamodb"}
 _QUERY = {"sts": sts.describe, "iam": iam.describe, "rds": rds.describe}
 
 __all__ = ["REGION", "SERVICES", "Call", "Check", "Names", "Scope", "describe", "iam_arn",

@@ -31,6 +31,7 @@ from kit.gateway.actions.base import Call, Check, Scope, known, unknown
 from kit.iam.context import ContextValue
 
 TARGET_PREFIX = "DynamoDB_20120810"
+STREAMS_PREFIX = "DynamoDBStreams_20120810"  # DynamoDB Streams, signed as dynamodb
 _PARTIQL = ("ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction")
 # Calls after which a cached resource policy, tag or key schema may be stale.
 _POLICY_CHANGES = {"CreateTable", "DeleteTable", "UpdateTable", "PutResourcePolicy",
@@ -74,8 +75,8 @@ def describe(operation: str, params: Mapping[str, Any], scope: Scope) -> Call:
         index = params.get("IndexName")
         if operation in ("Query", "Scan") and isinstance(index, str) and index:
             resource = f"{resource}/index/{index}"
-    elif isinstance(params.get("ResourceArn"), str) and types:
-        resource = params["ResourceArn"]
+    elif isinstance(params.get("ResourceArn") or params.get("StreamArn"), str) and types:
+        resource = params.get("ResourceArn") or params["StreamArn"]
     else:
         resource = "*"
     context = _request_keys(params)
