@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.gateway.server import Gateway
@@ -125,3 +126,16 @@ def test_a_tables_resource_policy_grants_and_denies(env: Env, gw: Gateway) -> No
     _denied(lambda: ddb.query(TableName=guarded, KeyConditionExpression="tenant = :t",
                               ExpressionAttributeValues={":t": {"S": "a"}}), DENIED)
     assert _denials(gw) == [("dynamodb:Query", guarded_arn)]
+
+
+def test_a_table_name_dynamodb_refuses_is_answered_by_dynamodb(env: Env, gw: Gateway) -> None:
+    """A worker's request naming a table no table can be (an ARN with a space) is
+    authorized like any other and answered by DynamoDB itself, not a gateway failure."""
+    bad = f"arn:aws:dynamodb:us-east-1:{ACCT}:table/not a table!"
+    ddb = assumed_role(env, gw, _allow("dynamodb:PutItem", "*")).client("dynamodb", gw)
+    with pytest.raises(ClientError) as refused:
+        ddb.put_item(TableName=bad, Item={"tenant": {"S": "a"}})
+    # moto answers ResourceNotFoundException, AWS ValidationException: DynamoDB's own 400.
+    assert refused.value.response["Error"]["Code"] in ("ValidationException",
+                                                        "ResourceNotFoundException")
+    assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
