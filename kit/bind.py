@@ -97,7 +97,14 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
             out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
         elif kind == "database":
             out[f"{name}.arn"] = f"arn:aws:rds:{aws.REGION}:{aws.ACCOUNT_ID}:db:{value}"
+        elif kind == "table":
+            out[f"{name}.arn"] = table_arn(str(value))
     return out
+
+
+def table_arn(name: str) -> str:
+    """The ARN of DynamoDB table `name` in the contract's account and region."""
+    return f"arn:aws:dynamodb:{aws.REGION}:{aws.ACCOUNT_ID}:table/{name}"
 
 
 class Unlocated(SolutionError):

@@ -26,6 +26,7 @@ kit/deploy/addresses.py; the others are derived by the kit):
 | `key`      | arn (declared)                                                           |
 | `secret`   | arn (declared)                                                           |
 | `topic`    | arn (declared)                                                           |
+| `table`    | name (declared: a DynamoDB table), arn                                   |
 | `policy`   | arn (declared: a customer managed IAM policy, e.g. a baseline boundary)  |
 
 Besides these, `endpoint.aws` names the workers' AWS endpoint and `workers` the worker
@@ -46,11 +47,13 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "secret": ("arn",),
     "topic": ("arn",),
     "policy": ("arn",),
+    "table": ("name", "arn"),
 }
 # The AWS services a resource kind lives in (a run of a scenario reaches each of them).
 SERVICES: dict[str, tuple[str, ...]] = {
     "queue": ("sqs",), "role": ("iam", "sts"), "database": ("rds",), "bucket": ("s3",),
     "key": ("kms",), "secret": ("secretsmanager",), "topic": ("sns",),
+    "table": ("dynamodb",),
 }
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")

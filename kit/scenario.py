@@ -127,30 +127,44 @@ class Producer(Strict):
 
 class Effects(Strict):
     """Where a processed message leaves its mark, one per key: a row of `table` in a database
-    resource (the key column is named like the message key), or a JSON object under
-    `prefix` in a bucket resource (its body holds the message's fields, the key among them)."""
+    resource (the key column is named like the message key), a JSON object under `prefix`
+    in a bucket resource (its body holds the message's fields, the key among them), or an
+    item of a DynamoDB table resource (`dynamodb`: its partition key attribute is named like
+    the message key, its attributes are the message's fields). Exactly one store."""
 
     database: str | None = None
     table: str | None = None
     bucket: str | None = None
     prefix: str = ""
+    dynamodb: str | None = None
 
     @model_validator(mode="after")
     def _one_store(self) -> Effects:
-        table = self.database is not None and self.table is not None
-        if table == (self.bucket is not None) or (self.database is None) != (self.table is None):
-            raise ValueError("give either database and table, or bucket (and prefix)")
+        if (self.database is None) != (self.table is None):
+            raise ValueError("give database and table together (or bucket, or dynamodb)")
+        stores = [self.database is not None, self.bucket is not None,
+                  self.dynamodb is not None]
+        if sum(stores) != 1:
+            raise ValueError("give exactly one store: database and table, bucket (and "
+                             "prefix), or dynamodb (a table resource)")
+        if self.prefix and self.bucket is None:
+            raise ValueError("prefix belongs to a bucket store")
         return self
 
     @property
     def kind(self) -> str:
-        """The kind of resource that holds the effects: database or bucket."""
-        return "bucket" if self.bucket else "database"
+        """The kind of resource that holds the effects: database, bucket or table."""
+        return "bucket" if self.bucket else "table" if self.dynamodb else "database"
+
+    @property
+    def field(self) -> str:
+        """The field of workload.effects that names the store's resource."""
+        return "dynamodb" if self.dynamodb else self.kind
 
     @property
     def resource(self) -> str:
         """The resource that holds the effects."""
-        return self.bucket or self.database or ""
+        return self.bucket or self.dynamodb or self.database or ""
 
 
 class App(Strict):
@@ -397,6 +411,7 @@ def load(name_or_path: str | Path) -> Scenario:
         _check_faults(scenario)
         _check_services(scenario)
         _check_team_workers(scenario)
+        _check_effect_totals(scenario)
     except ParamError as exc:
         raise InputError(f"{path}: invariants.{exc}") from None
     except InputError as exc:
@@ -494,8 +509,8 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
     return {"workers.role": (scenario.workers.role, "role"),
             "workload.producer.role": (workload.producer.role, "role"),
             "workload.producer.queue": (workload.producer.queue, "queue"),
-            f"workload.effects.{workload.effects.kind}": (workload.effects.resource,
-                                                          workload.effects.kind)}
+            f"workload.effects.{workload.effects.field}": (workload.effects.resource,
+                                                           workload.effects.kind)}
 
 
 def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:
@@ -580,6 +595,23 @@ def _check_team_workers(scenario: Scenario) -> None:
                              "policy admits the service with iam.required_access: list it "
                              "under invariants (e.g. `iam.required_access: {roles: {"
                              f"{workers.role}: []}}}}`)")
+
+
+def _check_effect_totals(scenario: Scenario) -> None:
+    """With a DynamoDB effects store, idempotency.effects_once's totals name a declared
+    table resource (its items are the totals: one per `key`, `value` a number attribute)."""
+    effects = scenario.workload.effects
+    totals = scenario.params.get("idempotency.effects_once", {}).get("totals") or {}
+    if effects is None or not effects.dynamodb or not totals:
+        return
+    table = totals.get("table")
+    if not (isinstance(table, str) and table.startswith("table.")
+            and table in scenario.resources):
+        declared = [r for r in scenario.resources if r.startswith("table.")]
+        raise InputError(f"field invariants.idempotency.effects_once.totals.table: with "
+                         "workload.effects.dynamodb the totals are the items of a declared "
+                         f"table resource; got {table!r}, declared: "
+                         f"{', '.join(declared) or 'none'}")
 
 
 def _check_services(scenario: Scenario) -> None:

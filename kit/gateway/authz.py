@@ -3,9 +3,10 @@
 The identity side is the caller's role (or user): inline and attached managed policies,
 permissions boundary, and the session policies of an AssumeRole that passed through the
 gateway. The resource side is the resource's own policy where the service has one: the
-SQS queue policy, the S3 bucket policy, the secret's resource policy, the KMS key policy
-(for the key use a call implies, kit/gateway/encryption.py), and for
-sts:AssumeRole the target role's trust policy (evaluated with AWS's trust-policy rule).
+SQS queue policy, the S3 bucket policy, the secret's resource policy, the DynamoDB table's
+resource policy (for the table and its indexes), the KMS key policy (for the key use a call
+implies, kit/gateway/encryption.py), and for sts:AssumeRole the target role's trust policy
+(evaluated with AWS's trust-policy rule).
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class Authorizer:
             return self.store.bucket(arn[len("arn:aws:s3:::"):].split("/", 1)[0]), None
         if arn.startswith("arn:aws:secretsmanager:") and not arn.endswith("-??????"):
             return self.store.secret(arn), None
+        if arn.startswith("arn:aws:dynamodb:"):  # a table's policy covers its indexes
+            return self.store.table(arn), None
         if arn.startswith("arn:aws:kms:"):  # a key policy gates identity policies too
             return self.store.key(arn), None
         if arn.startswith("arn:aws:iam:"):  # IAM resources have tags, not policies

@@ -14,6 +14,9 @@ AWS's documented limits:
 - S3: one PUT may carry 5 GiB (EntityTooLarge, 400, beyond it). The gateway buffers a
   request whole to verify its signature, so it bounds S3 bodies at S3_MAX_BODY (a kit
   limit, far above what any scenario's workload writes: one JSON object per key).
+- DynamoDB: "The total request size [of a BatchWriteItem] cannot exceed 16 MB" (API
+  Reference, BatchWriteItem; an item is at most 400 KB, TransactWriteItems 4 MB): bounded at
+  DYNAMODB_MAX_BODY.
 - Every other API the gateway serves (IAM, STS, RDS, Secrets Manager: their largest
   documented parameters are policy documents of 131,072 characters and secrets of
   65,536 bytes) is bounded at OTHER_MAX_BODY.
@@ -37,6 +40,7 @@ KiB, MiB = 1024, 1024 * 1024
 SQS_MAX_MESSAGE = 1 * MiB  # bytes, one message or a batch's messages together
 SQS_MAX_BODY = 6 * SQS_MAX_MESSAGE + 64 * KiB
 S3_MAX_BODY = 16 * MiB
+DYNAMODB_MAX_BODY = 16 * MiB + 64 * KiB
 OTHER_MAX_BODY = 2 * MiB
 MAX_HEADER_BYTES = 32 * KiB
 _SERVICE = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
@@ -66,7 +70,8 @@ def protocol_of(service: str, headers: dict[str, str]) -> str:
 
 def max_body(service: str) -> int:
     """The largest Content-Length the gateway reads for `service`."""
-    return {"sqs": SQS_MAX_BODY, "s3": S3_MAX_BODY}.get(service, OTHER_MAX_BODY)
+    return {"sqs": SQS_MAX_BODY, "s3": S3_MAX_BODY,
+            "dynamodb": DYNAMODB_MAX_BODY}.get(service, OTHER_MAX_BODY)
 
 
 def check_length(service: str, headers: dict[str, str]) -> Refusal | None:

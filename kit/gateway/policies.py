@@ -30,7 +30,8 @@ from kit.workload import resource_policies
 ClientFactory = Callable[[str], Any]
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
             "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException", "NotFoundException",
-            "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404"}
+            "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404",
+            "PolicyNotFoundException"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,7 @@ class PolicyStore:
         self._generation = 0
         self._account: tuple[int, _Account] | None = None
         self._resources: dict[str, tuple[int, Resource]] = {}
+        self._tables: dict[str, tuple[int, str | None]] = {}  # table ARN -> partition key
 
     def invalidate(self) -> None:
         """Forget everything read so far: the next request reads the emulator again."""
@@ -100,6 +102,7 @@ class PolicyStore:
             self._generation += 1
             self._account = None
             self._resources.clear()
+            self._tables.clear()
 
     # --- identities ------------------------------------------------------------------------
 
@@ -246,6 +249,11 @@ class PolicyStore:
         """A KMS key's key policy (every key has one)."""
         return self._resource(f"kms:{arn}", lambda: self._read_key(arn))
 
+    def table(self, arn: str) -> Resource:
+        """A DynamoDB table's resource policy and tags (an index's are its table's)."""
+        arn = arn.split("/index/", 1)[0]
+        return self._resource(f"dynamodb:{arn}", lambda: self._read_table(arn))
+
     def object_key(self, bucket: str, key: str) -> str | None:
         """The customer managed key an S3 object is encrypted with (read each time: objects
         change without the gateway knowing)."""
@@ -263,6 +271,26 @@ class PolicyStore:
         """The full ARN (with its random suffix) of secret `name`; None when it is missing."""
         found = self.secret(name)
         return found.arn if found.exists else None
+
+    def partition_key(self, table_arn: str) -> str | None:
+        """The partition (HASH) key attribute of a DynamoDB table, or of an index
+        (`table/<t>/index/<i>`); None when it is missing (cached until invalidated:
+        CreateTable, UpdateTable and DeleteTable invalidate the store)."""
+        with self._lock:
+            generation = self._generation
+            cached = self._tables.get(table_arn)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        table_part, _, index = table_arn.partition("/index/")
+        try:
+            found = _hash_key(self._client("dynamodb").describe_table(
+                TableName=table_part.rsplit("/", 1)[-1]), index)
+        except ClientError:  # no such table, or a name DynamoDB refuses: no key to read
+            found = None
+        with self._lock:
+            if self._generation == generation:
+                self._tables[table_arn] = (generation, found)
+        return found
 
     def _resource(self, key: str, read: Callable[[], Resource]) -> Resource:
         with self._lock:
@@ -301,6 +329,18 @@ class PolicyStore:
         text = _optional(lambda: resource_policies.key_policy(self._client, arn))
         return _with_policy(arn, text, {}) if text else Resource(arn, exists=False)
 
+    def _read_table(self, arn: str) -> Resource:
+        ddb = self._client("dynamodb")
+        try:
+            tags = ddb.list_tags_of_resource(ResourceArn=arn).get("Tags", [])
+            text = _optional(lambda: ddb.get_resource_policy(ResourceArn=arn)["Policy"])
+        except ClientError as exc:
+            status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+            if not (_missing(exc) or 400 <= status < 500):
+                raise  # the emulator broke: the kit's
+            return Resource(arn, exists=False)  # no such table, or a name DynamoDB refuses
+        return _with_policy(arn, text, _tags(tags))
+
     def _read_secret(self, secret_id: str) -> Resource:
         secrets = self._client("secretsmanager")
         try:
@@ -313,6 +353,18 @@ class PolicyStore:
                 self.account, secret_id, self.region)
             return Resource(arn, exists=False)
         return _with_policy(described["ARN"], text, _tags(described.get("Tags")))
+
+
+def _hash_key(described: dict[str, Any], index: str = "") -> str | None:
+    """The HASH attribute of a DescribeTable answer's table, or of its index `index`."""
+    table = described.get("Table", {})
+    schema = table.get("KeySchema", [])
+    if index:
+        indexes = [*table.get("GlobalSecondaryIndexes", []),
+                   *table.get("LocalSecondaryIndexes", [])]
+        schema = next((i.get("KeySchema", []) for i in indexes
+                       if i.get("IndexName") == index), [])
+    return next((k["AttributeName"] for k in schema if k.get("KeyType") == "HASH"), None)
 
 
 def _optional(call: Callable[[], Any]) -> Any:

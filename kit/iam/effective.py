@@ -223,7 +223,11 @@ def universe(services: tuple[str, ...], resources: tuple[tuple[str, str], ...]
 
 def _fits(types: set[str], arn: str) -> bool:
     """Whether an action of these resource types can act on `arn`: an S3 object action on
-    an object, a bucket action on a bucket (other services: any of their resources)."""
+    an object, a bucket action on a bucket, a DynamoDB table action on a table, an index
+    action on an index (other services: any of their resources)."""
+    if arn.startswith("arn:aws:dynamodb:"):
+        return ("index" if "/index/" in arn else "stream" if "/stream/" in arn
+                else "table") in types
     if not arn.startswith("arn:aws:s3:::"):
         return True
     return ("object" if "/" in arn else "bucket") in types

@@ -57,8 +57,15 @@ def _queue_state(ctx: RunContext, bound: Bound, kinds: dict[str, str]) -> dict[s
 
 def _effect_rows(ctx: RunContext, bound: Bound) -> tuple[list[dict[str, Any]],
                                                         dict[str, list[dict[str, Any]]]]:
-    """(the effect rows, every table of the effects database) at the end."""
+    """(the effect rows, every table of the effects database) at the end. For a DynamoDB
+    store, the tables are every declared table resource's items, by resource name (where
+    idempotency.effects_once's totals find theirs)."""
     effects = ctx.scenario.workload.effects
+    if effects.dynamodb:
+        dynamodb = ctx.admin("dynamodb")
+        tables = {name: final.items(dynamodb, bound.values[f"{name}.name"])
+                  for name in ctx.scenario.resources if name.startswith("table.")}
+        return tables[effects.dynamodb], tables
     if effects.bucket:
         s3 = ctx.admin("s3")
         return final.objects(s3, bound.values[f"{effects.bucket}.name"], effects.prefix), {}

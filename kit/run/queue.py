@@ -13,7 +13,7 @@ from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
-from kit.workload.observer import BucketObserver, Observer
+from kit.workload.observer import BucketObserver, ItemObserver, Observer
 from kit.workload.producer import Producer, single_send_keys
 from kit.workload.supervisor import NoSession, Supervisor
 
@@ -86,9 +86,14 @@ class QueueWorkload:
                           session_for, self.ctx.run_dir, self.ctx.recorder,
                           workers.stop_grace_seconds, self.stopping, worker_cwd(scenario))
 
-    def _observer(self) -> Observer | BucketObserver:
-        """The watcher of the scenario's effects: a database table or a bucket's objects."""
+    def _observer(self) -> Observer | BucketObserver | ItemObserver:
+        """The watcher of the scenario's effects: a database table, a bucket's objects or a
+        DynamoDB table's items."""
         effects, key = self.ctx.scenario.workload.effects, self.ctx.scenario.messages.key
+        if effects.dynamodb:
+            return ItemObserver(self.ctx.admin("dynamodb"),
+                                self.bound.values[f"{effects.dynamodb}.name"], key,
+                                self.ctx.recorder)
         if effects.bucket:
             return BucketObserver(self.ctx.admin("s3"),
                                   self.bound.values[f"{effects.bucket}.name"], effects.prefix,

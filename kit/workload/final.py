@@ -1,13 +1,17 @@
-"""Read the final state after quiescence: database tables or effect objects, queue contents,
-DB instances."""
+"""Read the final state after quiescence: database tables, effect objects or DynamoDB items,
+queue contents, DB instances."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 import psycopg
+from boto3.dynamodb.types import Binary, TypeDeserializer
+from botocore.exceptions import ClientError
 from psycopg import sql
 from psycopg.rows import dict_row
 
@@ -52,6 +56,46 @@ def objects(s3: Any, bucket: str, prefix: str) -> list[dict[str, Any]]:
     pages = s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
     return [object_row(s3, bucket, item["Key"]) for page in pages
             for item in page.get("Contents", [])]
+
+
+_DESERIALIZER = TypeDeserializer()
+
+
+def _plain_value(value: Any) -> Any:
+    """A deserialised DynamoDB value as JSON: a number as an int when it is whole (else a
+    float), a set as a sorted list, binary as base64 text."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, Binary | bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, set | frozenset):
+        return sorted((_plain_value(v) for v in value), key=str)
+    if isinstance(value, list):
+        return [_plain_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain_value(v) for k, v in value.items()}
+    return value
+
+
+def item_row(item: dict[str, Any]) -> dict[str, Any]:
+    """A DynamoDB item (DynamoDB JSON: `{"amount": {"N": "5"}}`) as a row of plain values."""
+    return {name: _plain_value(_DESERIALIZER.deserialize(value))
+            for name, value in item.items()}
+
+
+def items(dynamodb: Any, table: str) -> list[dict[str, Any]]:
+    """Every item of a DynamoDB table, as rows (a consistent scan, every page); none when
+    DynamoDB answers that there is no such table to read (not created yet, deleted by the
+    solution, or a name its output gives that DynamoDB refuses: no effects, the solution's).
+    An answer of the emulator's own failure (5xx) is raised: the kit's."""
+    pages = dynamodb.get_paginator("scan").paginate(TableName=table, ConsistentRead=True)
+    try:
+        return [item_row(item) for page in pages for item in page.get("Items", [])]
+    except ClientError as exc:
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
+        if 400 <= status < 500:
+            return []
+        raise
 
 
 def effects(rows: list[dict[str, Any]], key: str) -> list[Effect]:

@@ -1,9 +1,9 @@
 """Watches the effects from the kit's side and records when each one first appears.
 
 The effects are a table of a database (`Observer`, read directly, not through the faulted
-proxy) or the JSON objects of a bucket (`BucketObserver`, read with the kit's admin client,
-not through the gateway). Either records a `recorded` op (key and fields) for each key it
-sees for the first time.
+proxy), the JSON objects of a bucket (`BucketObserver`) or the items of a DynamoDB table
+(`ItemObserver`), the last two read with the kit's admin client, not through the gateway.
+Each records a `recorded` op (key and fields) for each key it sees for the first time.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from psycopg.rows import dict_row
 
 from kit.recorder import Recorder
 from kit.workload import harm
-from kit.workload.final import object_row, plain
+from kit.workload.final import items, object_row, plain
 
 POLL_SECONDS = 0.05
 RECONNECTS = 20  # sessions the solution may take from the observer before it gives up
@@ -142,6 +142,25 @@ class BucketObserver(_Watcher):
                 if item["Key"] not in self.read:
                     self.read.add(item["Key"])
                     self._saw(object_row(self.s3, self.bucket, item["Key"]))
+
+    def run(self) -> None:
+        try:
+            self.watch(self.poll)
+        except Exception as exc:  # noqa: BLE001 - reported as a run error
+            self.error = exc
+
+
+class ItemObserver(_Watcher):
+    """Polls the items of a DynamoDB table (a consistent scan each time)."""
+
+    def __init__(self, dynamodb: Any, table: str, key: str, recorder: Recorder) -> None:
+        super().__init__(key, recorder)
+        self.dynamodb, self.table = dynamodb, table
+
+    def poll(self) -> None:
+        """Record the keys of the items not seen before."""
+        for row in items(self.dynamodb, self.table):
+            self._saw(row)
 
     def run(self) -> None:
         try:

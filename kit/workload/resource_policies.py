@@ -1,10 +1,11 @@
 """Read the resource-based policies of the scenario's resources, and the keys they use.
 
 With admin clients, after the run: an SQS queue's `Policy` attribute, an S3 bucket policy, a
-secret's resource policy, a KMS key's key policy. A queue, bucket or secret encrypted with a
-customer managed KMS key adds that key as `<name>.kms_key`, with its key policy: key use
-follows from that choice (AWS managed keys such as `alias/aws/sqs` are usable through the
-service by the whole account, so they add nothing).
+secret's resource policy, a KMS key's key policy, a DynamoDB table's resource policy. A
+queue, bucket or secret encrypted with a customer managed KMS key adds that key as
+`<name>.kms_key`, with its key policy: key use follows from that choice (AWS managed keys
+such as `alias/aws/sqs` are usable through the service by the whole account, so they add
+nothing).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from kit.iam.effective import KEY_SUFFIX
 ClientFactory = Callable[[str], Any]
 _MISSING = {"AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist", "NoSuchBucket",
             "NoSuchBucketPolicy", "ServerSideEncryptionConfigurationNotFoundError",
-            "ResourceNotFoundException", "NotFoundException"}
+            "ResourceNotFoundException", "NotFoundException", "PolicyNotFoundException"}
 
 
 def read(clients: ClientFactory, resources: Mapping[str, str]
@@ -75,12 +76,19 @@ def _secret(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
     return secrets.get_resource_policy(SecretId=arn).get("ResourcePolicy"), key
 
 
+def table(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
+    """A DynamoDB table's resource policy (None: none; its encryption key is not read: no
+    invariant judges a table's key)."""
+    ddb = clients("dynamodb")
+    return _optional(lambda: ddb.get_resource_policy(ResourceArn=arn)["Policy"]), None
+
+
 def _key(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
     return key_policy(clients, arn), None
 
 
 _READERS: dict[str, Callable[[ClientFactory, str], tuple[str | None, str | None]]] = {
-    "sqs": _queue, "s3": bucket, "secretsmanager": _secret, "kms": _key}
+    "sqs": _queue, "s3": bucket, "secretsmanager": _secret, "kms": _key, "dynamodb": table}
 
 
 def key_policy(clients: ClientFactory, key: str) -> str:

@@ -73,7 +73,7 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
                                              "params": {"without": ["sqs:*"]}}),
      "faults.rollback.target: policy_rollback aims at a policy or role"),
     (lambda d: d["workload"]["effects"].update(bucket="bucket.results"),
-     "workload.effects: Value error, give either database and table, or bucket"),
+     "workload.effects: Value error, give exactly one store: database and table, bucket"),
     (lambda d: d["workload"].update(effects={"bucket": "bucket.nope"}),
      "workload.effects.bucket: 'bucket.nope' is not a declared bucket"),
     (lambda d: d["faults"].update(narrow={"kind": "boundary_tightened",

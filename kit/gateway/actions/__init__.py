@@ -1,7 +1,7 @@
 """What a request asks IAM for: the actions and resource ARNs AWS would authorize.
 
 One entry point, `describe`, reads a raw HTTP request of one of the services a workload may
-call (SQS in JSON and query protocols, STS, IAM, S3 path-style, Secrets Manager, RDS) and
+call (SQS in JSON and query protocols, STS, IAM, S3 path-style, Secrets Manager, RDS, DynamoDB) and
 returns a `Call`: the wire operation, its protocol (for the error reply), and the checks
 (IAM action + resource ARN) that must all be allowed. Batch calls are authorized as their
 single actions, as AWS does (SendMessageBatch needs sqs:SendMessage). A request the module
@@ -19,16 +19,17 @@ import json
 from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
-from kit.gateway.actions import iam, rds, s3, secretsmanager, sqs, sts
+from kit.gateway.actions import dynamodb, iam, rds, s3, secretsmanager, sqs, sts
 from kit.gateway.actions.base import REGION, Call, Check, Names, Scope
 from kit.gateway.actions.iam import iam_arn
 from kit.gateway.actions.secretsmanager import secret_pattern
 from kit.gateway.actions.sqs import queue_arn
 
-SERVICES = ("sqs", "sts", "iam", "s3", "secretsmanager", "rds")
+SERVICES = ("sqs", "sts", "iam", "s3", "secretsmanager", "rds", "dynamodb")
 # Query-protocol API versions, for requests that carry no credential scope.
 _VERSIONS = {"2012-11-05": "sqs", "2011-06-15": "sts", "2010-05-08": "iam", "2014-10-31": "rds"}
-_TARGETS = {"AmazonSQS": "sqs", "secretsmanager": "secretsmanager"}
+_TARGETS = {"AmazonSQS": "sqs", "secretsmanager": "secretsmanager",
+            dynamodb.TARGET_PREFIX: "dynamodb", dynamodb.STREAMS_PREFIX: "dynamodb"}
 _QUERY = {"sts": sts.describe, "iam": iam.describe, "rds": rds.describe}
 
 __all__ = ["REGION", "SERVICES", "Call", "Check", "Names", "Scope", "describe", "iam_arn",
@@ -44,7 +45,7 @@ def describe(method: str, path: str, headers: Mapping[str, str], body: bytes, *,
     scope = Scope(account, region, names)
     if service == "s3":
         return s3.describe(method, path, headers)
-    if service in ("sqs", "secretsmanager") and target:
+    if service in ("sqs", "secretsmanager", "dynamodb") and target:
         operation = target.rsplit(".", 1)[-1]
         try:
             params = json.loads(body or b"{}")
@@ -54,6 +55,8 @@ def describe(method: str, path: str, headers: Mapping[str, str], body: bytes, *,
             return Call(service, operation, "json", problem="the JSON body does not parse")
         if service == "sqs":
             return sqs.describe(operation, "json", params, path, scope)
+        if service == "dynamodb":
+            return dynamodb.describe(operation, params, scope)
         return secretsmanager.describe(operation, params, scope)
     params = _query_params(path, body)
     operation = params.get("Action", "")
@@ -61,9 +64,9 @@ def describe(method: str, path: str, headers: Mapping[str, str], body: bytes, *,
         return Call(service, operation or target, "json" if target else "query",
                     params=params, problem=f"service {service or 'unknown'!r} is not one the "
                     f"gateway maps ({', '.join(SERVICES)})")
-    if service == "secretsmanager":
+    if service in ("secretsmanager", "dynamodb"):
         return Call(service, operation, "json", params=params,
-                    problem="Secrets Manager speaks JSON (X-Amz-Target) only")
+                    problem=f"{service} speaks JSON (X-Amz-Target) only")
     if not operation:
         return Call(service, "", "query", params=params, problem="no Action parameter")
     if service == "sqs":

@@ -23,6 +23,10 @@ class Names(Protocol):
         """The full ARN (with its random suffix) of the secret `name`."""
         ...
 
+    def partition_key(self, table_arn: str) -> str | None:
+        """The partition key attribute of a DynamoDB table or index ARN (None: none)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Check:
@@ -38,7 +42,7 @@ class Check:
 class Call:
     """One request as IAM sees it."""
 
-    service: str  # the signing name: sqs, sts, iam, s3, secretsmanager, rds ("" unknown)
+    service: str  # the signing name: sqs, sts, iam, s3, secretsmanager, rds, dynamodb
     operation: str  # the wire operation, e.g. SendMessageBatch
     protocol: str  # json | query | rest-xml: the error reply must use it
     checks: tuple[Check, ...] = ()  # empty: unmapped, the gateway denies

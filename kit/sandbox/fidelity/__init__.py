@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kit.sandbox.fidelity import (
+    dynamodb,
     ec2,
     elasticache,
     errors,
@@ -33,6 +34,7 @@ EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_manage
 # request: a sandbox then starts without importing every service's models (EC2's alone
 # take seconds), and each fix is in place before its service answers.
 BY_SERVICE: dict[str, tuple[Fix, ...]] = {
+    "dynamodb": (dynamodb.item_operations_are_atomic,),
     "ec2": (ec2.subnets_filter_by_ipv6_association,
             ec2.ipv6_only_subnets_count_no_ipv4_addresses,
             ec2.subnet_attributes_are_stored,

@@ -201,8 +201,8 @@ def test_rds_calls_map_to_every_resource_they_name() -> None:
 
 
 def test_unknown_service_and_unknown_action_are_unmapped() -> None:
-    other = _describe(capture("dynamodb", "list_tables"))
-    assert not other.mapped and "dynamodb" in other.problem
+    other = _describe(capture("kinesis", "list_streams"))
+    assert not other.mapped and "kinesis" in other.problem
     bogus = query("sqs", {"Action": "StealMessages", "Version": "2012-11-05"})
     call = _describe(bogus)
     assert not call.mapped and "sqs:StealMessages" in call.problem
