@@ -1,6 +1,8 @@
 """Delivery invariants: where every message ends up (the effects table or the DLQ).
 
-- delivery.no_loss: every distinct valid key sent has an effect row at the end.
+- delivery.no_loss: every distinct valid key sent has an effect row at the end (a key
+  published to a topic that SNS delivered to no queue says why: the filter policy or the
+  queue policy, from the `delivery` ops).
 - delivery.poison_to_dlq: every poison message ends in the DLQ within the receive bound
   and is never recorded.
 - delivery.no_valid_in_dlq: no valid message is in the DLQ at the end.
@@ -55,12 +57,39 @@ def check_no_loss(history: History, p: Params) -> CheckResult:
         ids = {m for m, key in s.valid_message_ids.items() if key == lost[0]}
         example = {**send_facts(op), "message_ids": sorted(ids), "trail": trail(history, ids)}
     evidence = {"sent": len(s.valid), "lost": anomaly(lost, example)}
+    undelivered = _not_delivered(history, s, lost)
+    if undelivered:
+        evidence["not_delivered_by_sns"] = undelivered
     # Pass rule: no valid message is lost.
     if lost:
         summary = f"{len(lost)} of {len(s.valid)} valid messages lost (e.g. {lost[0]})"
+        if undelivered:
+            reason, keys = next(iter(undelivered.items()))
+            summary += f"; SNS never delivered {len(keys)} of them to a queue: {reason}"
     else:
         summary = f"all {len(s.valid)} valid messages took effect"
     return judged(NO_LOSS, not lost, summary, evidence, p)
+
+
+def _not_delivered(history: History, s: Any, lost: list[str]) -> dict[str, list[str]]:
+    """Lost keys published to a topic that SNS delivered to no queue, by the reason of
+    their first delivery (filtered by a subscription's policy, refused by a queue's)."""
+    lost_ids = {m: key for m, key in s.valid_message_ids.items() if key in set(lost)}
+    delivered: set[str] = set()
+    reasons: dict[str, str] = {}
+    for op in history.of_kind("delivery"):
+        v = op.value
+        if v.message_id not in lost_ids:
+            continue
+        if v.outcome == "delivered":
+            delivered.add(lost_ids[v.message_id])
+        else:
+            reasons.setdefault(lost_ids[v.message_id], v.reason)
+    out: dict[str, list[str]] = defaultdict(list)
+    for key, reason in reasons.items():
+        if key not in delivered:
+            out[reason].append(key)
+    return dict(out)
 
 
 def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
