@@ -104,7 +104,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
         return error(POISON_TO_DLQ, f"the DLQ ({p['dlq']}) was not read at the end: cannot "
                      "tell where poison messages went", p)
 
-    matched, moved = _match_poison(s.poison, dlq)
+    matched, moved = _match_poison(s.poison, dlq, s.copies)
     receives = _worker_receives(history)
     recorded_ids = set(first_recorded(history))
     if final.effects is not None:
@@ -123,7 +123,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
             # Over-received: it reached the DLQ after more than max_receives receives (the
             # DLQ receive count when redriven, else the receives the workers made).
             dlq_count = 0 if mid in moved else matched[mid].receive_count
-            count = max(dlq_count, receives.get(mid, 0))
+            count = max(dlq_count, *(receives.get(m, 0) for m in (mid, *s.copies.get(mid, ()))))
             if count > bound:
                 over.append({"message_id": mid, "receives": count, "max_receives": bound})
         # Recorded: its key took effect, and no valid send carries that key.
@@ -186,15 +186,17 @@ def check_no_valid_in_dlq(history: History, p: Params) -> CheckResult:
     return judged(NO_VALID_IN_DLQ, not bad, summary, evidence, p)
 
 
-def _match_poison(poison: list, dlq: list[QueueMessage]
+def _match_poison(poison: list, dlq: list[QueueMessage], copies: dict[str, list[str]]
                   ) -> tuple[dict[str, QueueMessage], set[str]]:
-    """Poison message id -> the DLQ message standing for it, and the ids moved by body."""
+    """Poison message id -> the DLQ message standing for it, and the ids moved by body. A
+    message published to a topic is in the DLQ under the id SNS gave its queue copy."""
     by_id = {m.message_id: m for m in dlq}
     matched: dict[str, QueueMessage] = {}
     for op in poison:
         mid = op.value.message_id
-        if mid in by_id:
-            matched[mid] = by_id[mid]
+        found = next((c for c in (mid, *copies.get(mid, ())) if c in by_id), None)
+        if found is not None:
+            matched[mid] = by_id[found]
     # An explicit move re-sends the body as a new message: match the rest by body, each DLQ
     # message standing for at most one poison message, first come first served.
     taken = {m.message_id for m in matched.values()}

@@ -18,6 +18,8 @@ class Sent:
     valid_message_ids: dict[str, str] = field(default_factory=dict)  # message_id -> key
     poison: list[Op] = field(default_factory=list)  # every poison send op
     by_message_id: dict[str, Op] = field(default_factory=dict)  # every send op
+    # A send published to a topic -> the message ids SNS gave its copies on the queues.
+    copies: dict[str, list[str]] = field(default_factory=dict)
 
 
 def sent(history: History) -> Sent:
@@ -40,6 +42,7 @@ def sent(history: History) -> Sent:
         if v.queue_message_id is None or send is None:
             continue
         out.by_message_id.setdefault(v.queue_message_id, send)
+        out.copies.setdefault(v.message_id, []).append(v.queue_message_id)
         if v.message_id in out.valid_message_ids:
             out.valid_message_ids[v.queue_message_id] = out.valid_message_ids[v.message_id]
     return out

@@ -14,18 +14,19 @@ import pytest
 import yaml
 
 from kit import scenario
-from kit.checks.delivery import check_no_loss
+from kit.checks.delivery import POISON_TO_DLQ, check_no_loss, check_poison_to_dlq
 from kit.checks.workers import check_workers_start
 from kit.errors import InputError
 from kit.gateway import actions
 from kit.gateway.policies import Resource
 from kit.gateway.sns import PublishError, Subscription, envelope, parse_message
 from kit.gateway.sns import service_decision as decision
-from kit.history import FinalState, History, parse_op
+from kit.history import FinalState, History, QueueMessage, parse_op
 from kit.iam import parse_policy
 from kit.workload.api import Send
 from kit.workload.notifications import unwrap
 from kit.workload.producer import Target
+from tests.unit.checks.builder import params_of
 
 GOOD = scenario.SCENARIOS / "order-pipeline" / "scenario.yaml"
 ACCT = "123456789012"
@@ -273,3 +274,28 @@ def test_workers_are_not_blamed_for_what_sns_never_delivered() -> None:
     assert check_workers_start(_history("filtered", "dropped"), {}).verdict == "pass"
     assert check_workers_start(_history("delivered"), {}).verdict == "fail"
     assert check_workers_start(_history("delivered", received=True), {}).verdict == "pass"
+
+
+def _poison_history(receive_count: int) -> History:
+    """A poison body published to a topic, delivered as sqs-9, redriven to the DLQ."""
+    ops: list[dict[str, Any]] = [
+        {"process": "producer", "kind": "send", "value": {
+            "message_id": "sns-9", "duplicate_of": None, "body": "not json", "key": None,
+            "fields": {}, "valid": False, "topic": "topic.events"}},
+        {"process": "sns", "kind": "delivery", "value": {
+            "message_id": "sns-9", "topic": TOPIC, "subscription": f"{TOPIC}:s1",
+            "endpoint": QUEUE, "outcome": "delivered", "reason": "", "key": None,
+            "queue_message_id": "sqs-9"}}]
+    dlq = [QueueMessage(message_id="sqs-9", body="not json", receive_count=receive_count,
+                        valid=False)]
+    return History(ops=tuple(parse_op({"index": n, "time": float(n), **op})
+                             for n, op in enumerate(ops)),
+                   final=FinalState(effects=[], queues={"queue.dlq": dlq}))
+
+
+def test_poison_published_to_a_topic_is_found_in_the_dlq_under_its_queue_id() -> None:
+    params = params_of(POISON_TO_DLQ, max_receives=3)
+    passed = check_poison_to_dlq(_poison_history(3), params)
+    assert passed.verdict == "pass" and passed.evidence["moved_by_worker"] == 0
+    over = check_poison_to_dlq(_poison_history(4), params)
+    assert over.verdict == "fail" and over.evidence["over_received"]["count"] == 1
