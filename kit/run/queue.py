@@ -7,6 +7,8 @@ import threading
 import time
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
@@ -130,14 +132,27 @@ class QueueWorkload:
 
 
 def subscribed_queues(sns: Any, sqs: Any, topic: str) -> list[str]:
-    """The URLs of the queues a topic's SQS subscriptions deliver to (the emulator's)."""
+    """The URLs of the queues a topic's SQS subscriptions deliver to (the emulator's). A
+    subscription to a queue that does not exist (SNS accepts one), or a topic that does
+    not, has nothing to wait on."""
     urls = []
-    pages = sns.get_paginator("list_subscriptions_by_topic").paginate(TopicArn=topic)
-    for item in (s for page in pages for s in page.get("Subscriptions", [])):
-        if item["Protocol"] == "sqs":
-            _, _, _, _, owner, name = item["Endpoint"].split(":", 5)
-            urls.append(sqs.get_queue_url(QueueName=name,
-                                          QueueOwnerAWSAccountId=owner)["QueueUrl"])
+    try:
+        items = [s for page in sns.get_paginator("list_subscriptions_by_topic").paginate(
+            TopicArn=topic) for s in page.get("Subscriptions", [])]
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") not in ("NotFound", "NotFoundException"):
+            raise
+        return []  # no such topic: the producer's publishes say so (workload.producer_sends)
+    for item in items:
+        parts = item["Endpoint"].split(":")
+        if item["Protocol"] != "sqs" or len(parts) != 6:
+            continue
+        try:
+            urls.append(sqs.get_queue_url(QueueName=parts[5],
+                                          QueueOwnerAWSAccountId=parts[4])["QueueUrl"])
+        except ClientError as exc:
+            if "NonExistentQueue" not in str(exc) and "QueueDoesNotExist" not in str(exc):
+                raise
     return urls
 
 

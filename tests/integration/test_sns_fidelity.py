@@ -250,3 +250,25 @@ def test_publish_batch_and_fifo_topics(env: Env, gw: Gateway) -> None:
         QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["MessageGroupId"])["Messages"]
     assert [m["Body"] for m in got] == ["m1", "m2"]
     assert {m["Attributes"]["MessageGroupId"] for m in got} == {"g"}
+
+
+def test_a_missing_queue_or_topic_is_the_publishers_answer_not_the_kits(
+        env: Env, gw: Gateway) -> None:
+    """SNS accepts a subscription to a queue that does not exist, and a Publish to it
+    succeeds (the delivery fails on SNS's side); a Publish to a topic that does not exist
+    is refused with NotFound (SNS API reference, Publish errors). Neither is the kit's
+    error: quiescence has no queue to wait on."""
+    from kit.run.queue import subscribed_queues
+
+    sns, sqs = aws.client("sns", env.moto), aws.client("sqs", env.moto)
+    topic = _topic(env)
+    ghost = f"arn:aws:sqs:us-east-1:{ACCT}:ghost-{next(iam_env.names)}"
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=ghost)
+    client = assumed_role(env, gw, allow("sns:Publish"), process="producer").client("sns", gw)
+    client.publish(TopicArn=topic, Message="m")
+    delivery, = _deliveries(gw)
+    assert delivery["outcome"] == "failed" and "does not exist" in delivery["reason"]
+    assert subscribed_queues(sns, sqs, topic) == []
+    gone = f"{topic}-gone"
+    denied(lambda: client.publish(TopicArn=gone, Message="m"), "NotFound")
+    assert subscribed_queues(sns, sqs, gone) == []
