@@ -14,9 +14,10 @@ Publish (or PublishBatch) is never forwarded: the gateway hands it here, and the
   `sns.amazonaws.com` `sqs:SendMessage` on the queue, with aws:SourceArn = the topic ARN
   and aws:SourceAccount = its owner (SNS developer guide, "Fanout to Amazon SQS queues",
   step 2 "Give permission to the Amazon SNS topic to send messages to the Amazon SQS
-  queue"); a queue encrypted with a customer managed key also needs its key policy to
-  allow the service `kms:GenerateDataKey` and `kms:Decrypt` (SNS developer guide,
-  "Configure AWS KMS permissions" for encrypted subscriptions);
+  queue"); a queue encrypted with SSE-KMS needs a customer managed key whose key policy
+  allows the service `kms:GenerateDataKey` and `kms:Decrypt`: the AWS managed key
+  alias/aws/sqs cannot be used (SQS developer guide, "Enable compatibility between AWS
+  services such as Amazon SNS and queues with encryption");
 - sends the message to the queue with the kit's credentials straight to the emulator:
   the raw body and its attributes as SQS message attributes when the subscription has
   RawMessageDelivery, else the JSON envelope (SNS developer guide, "Amazon SNS message
@@ -350,6 +351,10 @@ class Fanout:
             return "refused", f"refused by the queue policy of {subscription.endpoint}: " \
                 f"{decision.reason} (sns.amazonaws.com needs sqs:SendMessage with " \
                 f"aws:SourceArn {message.topic})", None
+        if queue.kms_key is None and self._key_ref(subscription.endpoint):
+            return "refused", f"the queue {subscription.endpoint} is encrypted with " \
+                f"{self._key_ref(subscription.endpoint)}, not a customer managed key: SNS " \
+                "can use only a customer managed key whose key policy lets it", None
         if queue.kms_key is not None:
             key = self.store.key(queue.kms_key)
             for action in ("kms:GenerateDataKey", "kms:Decrypt"):
@@ -358,6 +363,14 @@ class Fanout:
                     return "refused", f"refused by the key policy of {queue.kms_key} (the " \
                         f"queue's key): {decision.reason}", None
         return self._send(message, message_id, subscription, now)
+
+    def _key_ref(self, queue_arn: str) -> str | None:
+        """The KMS key a queue names for SSE-KMS (id, ARN or alias), None for none."""
+        _, _, _, _, owner, name = queue_arn.split(":", 5)
+        attrs = self._client("sqs").get_queue_attributes(
+            QueueUrl=f"{self.sqs_url}/{owner}/{name}",
+            AttributeNames=["KmsMasterKeyId"]).get("Attributes", {})
+        return attrs.get("KmsMasterKeyId") or None
 
     def _send(self, message: Message, message_id: str, subscription: Subscription,
               now: datetime) -> tuple[str, str, str | None]:

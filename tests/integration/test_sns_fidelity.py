@@ -272,3 +272,35 @@ def test_a_missing_queue_or_topic_is_the_publishers_answer_not_the_kits(
     gone = f"{topic}-gone"
     denied(lambda: client.publish(TopicArn=gone, Message="m"), "NotFound")
     assert subscribed_queues(sns, sqs, gone) == []
+
+
+def test_an_encrypted_queue_needs_a_customer_key_that_lets_sns_use_it(
+        env: Env, gw: Gateway) -> None:
+    """SQS developer guide, "Enable compatibility between AWS services such as Amazon SNS
+    and queues with encryption": SNS can deliver to an SSE-KMS queue only under a customer
+    managed key whose key policy allows sns.amazonaws.com kms:GenerateDataKey and
+    kms:Decrypt; the AWS managed key for SQS (alias/aws/sqs) does not allow it."""
+    kms, sqs = aws.client("kms", env.moto), aws.client("sqs", env.moto)
+    root = {"Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCT}:root"},
+            "Action": "kms:*", "Resource": "*"}
+    service = {"Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"},
+               "Action": ["kms:GenerateDataKey", "kms:Decrypt"], "Resource": "*"}
+    allowing = kms.create_key(Policy=doc(root, service))["KeyMetadata"]["Arn"]
+    silent = kms.create_key(Policy=doc(root))["KeyMetadata"]["Arn"]
+    topic = _topic(env)
+    queues = {}
+    for name, key in (("customer-allows", allowing), ("customer-silent", silent),
+                      ("aws-managed", "alias/aws/sqs")):
+        url, arn, _ = _queue(env, topic)
+        sqs.set_queue_attributes(QueueUrl=url, Attributes={"KmsMasterKeyId": key})
+        queues[name] = (url, arn)
+    gw.invalidate()
+    _publisher(env, gw, topic).publish(TopicArn=topic, Message="m")
+    outcomes = {d["endpoint"]: d for d in _deliveries(gw)}
+    assert outcomes[queues["customer-allows"][1]]["outcome"] == "delivered"
+    assert len(_received(env, queues["customer-allows"][0])) == 1
+    for name in ("customer-silent", "aws-managed"):
+        assert outcomes[queues[name][1]]["outcome"] == "refused", name
+        assert not _received(env, queues[name][0])
+    assert f"key policy of {silent}" in outcomes[queues["customer-silent"][1]]["reason"]
+    assert "not a customer managed key" in outcomes[queues["aws-managed"][1]]["reason"]
