@@ -20,8 +20,6 @@ from kit.gateway.server import Gateway
 from tests.integration import iam_env
 from tests.integration.iam_env import ACCT, Env, allow, assumed_role, denied, doc
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[Env]:

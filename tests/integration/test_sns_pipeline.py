@@ -15,11 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import ROOT
-
-pytestmark = pytest.mark.integration
 
 KIT = [sys.executable, "-m", "kit.cli"]
 FIXTURE = ROOT / "tests" / "fixtures" / "sns-orders"
