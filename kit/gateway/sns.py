@@ -239,8 +239,9 @@ class Fanout:
             fifo, content_dedup = self._topic(topic)
             if call.operation == "Publish":
                 message = self._checked(parse_message(params, topic), fifo, content_dedup)
-                message_id = self.publish(message)
-                return _reply("Publish", f"<MessageId>{message_id}</MessageId>")
+                message_id, sequence = self.publish(message)
+                extra = f"<SequenceNumber>{sequence}</SequenceNumber>" if sequence else ""
+                return _reply("Publish", f"<MessageId>{message_id}</MessageId>{extra}")
             return self._batch(params, topic, fifo, content_dedup)
         except PublishError as exc:
             return replies.error("sns", "query", exc.code, exc.message, status=exc.status)
@@ -264,8 +265,10 @@ class Fanout:
                               f"<Message>{escape(exc.message)}</Message>"
                               "<SenderFault>true</SenderFault></member>")
                 continue
-            ok.append(f"<member><Id>{entry_id}</Id><MessageId>{self.publish(message)}"
-                      "</MessageId></member>")
+            message_id, sequence = self.publish(message)
+            extra = f"<SequenceNumber>{sequence}</SequenceNumber>" if sequence else ""
+            ok.append(f"<member><Id>{entry_id}</Id><MessageId>{message_id}</MessageId>"
+                      f"{extra}</member>")
         return _reply("PublishBatch", f"<Successful>{''.join(ok)}</Successful>"
                       f"<Failed>{''.join(failed)}</Failed>")
 
@@ -304,18 +307,25 @@ class Fanout:
         return Message(message.topic, message.body, message.subject, message.attributes,
                        message.group, digest, message.structure)
 
-    def publish(self, message: Message) -> str:
-        """Deliver one message to every subscription of its topic; its SNS message id."""
+    def publish(self, message: Message) -> tuple[str, str | None]:
+        """Deliver one message to every subscription of its topic; its SNS message id and,
+        on a FIFO topic, its sequence number."""
         message_id = str(uuid.uuid4())
         now = datetime.now(UTC)
+        sequence = None
+        if message.group is not None:  # FIFO: one sequence number per published message
+            with self._lock:
+                self._sequence += 1
+                sequence = f"{self._sequence:020d}"
         for subscription in self.subscriptions(message.topic):
-            outcome, reason, queued = self._deliver(message, message_id, subscription, now)
+            outcome, reason, queued = self._deliver(message, message_id, subscription, now,
+                                                    sequence)
             self.recorder.record("sns", "delivery", **bounded({
                 "message_id": message_id, "topic": message.topic,
                 "subscription": subscription.arn, "endpoint": subscription.endpoint,
                 "outcome": outcome, "reason": reason, "queue_message_id": queued,
                 "key": self.key_of(message.body_for(subscription.protocol))}))
-        return message_id
+        return message_id, sequence
 
     def subscriptions(self, topic: str) -> list[Subscription]:
         """The topic's subscriptions with their delivery attributes, from the emulator."""
@@ -335,7 +345,7 @@ class Fanout:
         return out
 
     def _deliver(self, message: Message, message_id: str, subscription: Subscription,
-                 now: datetime) -> tuple[str, str, str | None]:
+                 now: datetime, sequence: str | None) -> tuple[str, str, str | None]:
         """(outcome, reason, the queue's message id) of one delivery."""
         if subscription.protocol != "sqs":
             return "skipped", f"the kit delivers to sqs subscriptions only, not " \
@@ -362,7 +372,7 @@ class Fanout:
                 if not decision.allowed:
                     return "refused", f"refused by the key policy of {queue.kms_key} (the " \
                         f"queue's key): {decision.reason}", None
-        return self._send(message, message_id, subscription, now)
+        return self._send(message, message_id, subscription, now, sequence)
 
     def _key_ref(self, queue_arn: str) -> str | None:
         """The KMS key a queue names for SSE-KMS (id, ARN or alias), None for none."""
@@ -373,7 +383,7 @@ class Fanout:
         return attrs.get("KmsMasterKeyId") or None
 
     def _send(self, message: Message, message_id: str, subscription: Subscription,
-              now: datetime) -> tuple[str, str, str | None]:
+              now: datetime, sequence: str | None) -> tuple[str, str, str | None]:
         """Put the delivery on the queue (kit credentials, straight to the emulator)."""
         _, _, _, _, owner, name = subscription.endpoint.split(":", 5)
         request: dict[str, Any] = {"QueueUrl": f"{self.sqs_url}/{owner}/{name}"}
@@ -382,11 +392,6 @@ class Fanout:
             if message.attributes:
                 request["MessageAttributes"] = message.sqs_attributes()
         else:
-            sequence = None
-            if message.group is not None:
-                with self._lock:
-                    self._sequence += 1
-                    sequence = f"{self._sequence:020d}"
             request["MessageBody"] = envelope(message, message_id, subscription, now,
                                               sequence)
         if name.endswith(".fifo"):

@@ -243,6 +243,8 @@ def test_publish_batch_and_fifo_topics(env: Env, gw: Gateway) -> None:
         {"Id": "two", "Message": "m2", "MessageGroupId": "g"},
         {"Id": "bad", "Message": "m3"}])
     assert sorted(e["Id"] for e in reply["Successful"]) == ["one", "two"]
+    first, second = (int(e["SequenceNumber"]) for e in reply["Successful"])
+    assert first < second  # FIFO topics number each message (API reference, PublishBatch)
     assert [e["Id"] for e in reply["Failed"]] == ["bad"]
     got = aws.client("sqs", env.moto).receive_message(
         QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["MessageGroupId"])["Messages"]

@@ -15,6 +15,7 @@ import yaml
 
 from kit import scenario
 from kit.checks.delivery import POISON_TO_DLQ, check_no_loss, check_poison_to_dlq
+from kit.checks.producer import check_producer_sends
 from kit.checks.workers import check_workers_start
 from kit.errors import InputError
 from kit.gateway import actions
@@ -299,3 +300,11 @@ def test_poison_published_to_a_topic_is_found_in_the_dlq_under_its_queue_id() ->
     assert passed.verdict == "pass" and passed.evidence["moved_by_worker"] == 0
     over = check_poison_to_dlq(_poison_history(4), params)
     assert over.verdict == "fail" and over.evidence["over_received"]["count"] == 1
+
+
+def test_a_refused_publish_says_topic() -> None:
+    op = parse_op({"index": 0, "time": 0.0, "process": "producer", "kind": "send",
+                   "type": "fail", "value": {"error": "AuthorizationError: no", "body": "b",
+                                             "topic": "topic.events"}})
+    result = check_producer_sends(History(ops=(op,)), {})
+    assert result.verdict == "fail" and "to the solution's topic" in result.summary
