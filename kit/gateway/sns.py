@@ -9,7 +9,9 @@ Publish (or PublishBatch) is never forwarded: the gateway hands it here, and the
   the solution's Terraform, stays the one source of truth: `ListSubscriptionsByTopic`,
   `GetSubscriptionAttributes`);
 - per SQS subscription, applies its filter policy with moto's own matcher
-  (`FilterPolicyMatcher`: attribute and `FilterPolicyScope: MessageBody` policies);
+  (`FilterPolicyMatcher`: attribute and `FilterPolicyScope: MessageBody` policies), rule
+  by rule, so that a rule which does not fit a value's type does not match it where moto's
+  raises (a prefix rule on a number, a body that is not a JSON object);
 - authorizes the delivery as SNS's service principal: the queue policy must allow
   `sns.amazonaws.com` `sqs:SendMessage` on the queue, with aws:SourceArn = the topic ARN
   and aws:SourceAccount = its owner (SNS developer guide, "Fanout to Amazon SQS queues",
@@ -103,6 +105,50 @@ class Message:
         return out
 
 
+# What moto's matcher raises where a rule does not fit a value's type (a prefix rule on a
+# number, a numeric rule on a string or an object, a body that is a JSON array).
+_MISFITS = (TypeError, ValueError, AttributeError, OverflowError, KeyError,
+            FilterPolicyMatcher.CheckException)
+
+
+def _rule_matches(field_name: str, rule: Any, values: dict[str, Any], attributes: bool) -> bool:
+    """One rule of a key: a rule that does not fit the value's type does not match it (SNS
+    developer guide, "Amazon SNS message filtering": a message matches a key when any of its
+    rules matches), where moto's matcher raises instead."""
+    try:
+        return bool(FilterPolicyMatcher._field_match(field_name, [rule], values, attributes))
+    except _MISFITS:
+        return False
+
+
+class TolerantMatcher(FilterPolicyMatcher):
+    """moto's filter policy matcher, rule by rule: never raises on what a message holds."""
+
+    def matches(self, message_attributes: dict[str, Any] | None, message: str) -> bool:
+        """Whether the message passes the policy (AND across keys, OR across a key's rules)."""
+        if not self.filter_policy:
+            return True
+        if self.filter_policy_scope == "MessageAttributes":
+            attrs = message_attributes or {}
+            return all(any(_rule_matches(key, rule, attrs, True) for rule in rules)
+                       for key, rules in self.filter_policy.items())
+        try:
+            body = json.loads(message)
+            return isinstance(body, dict) and self._body_based_match(body)
+        except _MISFITS:
+            return False  # not a JSON object: a body policy matches nothing in it
+
+    def _perform_body_checks(self, check: Any) -> bool:
+        if isinstance(check, tuple) and len(check) == 3:
+            field_name, rules, values = check
+            return isinstance(values, dict) and any(
+                _rule_matches(field_name, rule, values, False) for rule in rules)
+        if isinstance(check, tuple) and len(check) == 2:
+            aggregate, checks = check
+            return bool(aggregate(self._perform_body_checks(c) for c in checks))
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class Subscription:
     """One subscription of a topic, as the emulator holds it."""
@@ -118,7 +164,7 @@ class Subscription:
         """Say whether its filter policy lets the message through (no policy: every one)."""
         if not self.filter_policy:
             return True
-        matcher = FilterPolicyMatcher(dict(self.filter_policy), self.scope)
+        matcher = TolerantMatcher(dict(self.filter_policy), self.scope)
         return matcher.matches(dict(message.attributes), message.body_for(self.protocol))
 
 

@@ -20,7 +20,7 @@ from kit.checks.workers import check_workers_start
 from kit.errors import InputError
 from kit.gateway import actions
 from kit.gateway.policies import Resource
-from kit.gateway.sns import PublishError, Subscription, envelope, parse_message
+from kit.gateway.sns import Message, PublishError, Subscription, envelope, parse_message
 from kit.gateway.sns import service_decision as decision
 from kit.history import FinalState, History, QueueMessage, parse_op
 from kit.iam import parse_policy
@@ -308,3 +308,29 @@ def test_a_refused_publish_says_topic() -> None:
                                              "topic": "topic.events"}})
     result = check_producer_sends(History(ops=(op,)), {})
     assert result.verdict == "fail" and "to the solution's topic" in result.summary
+
+
+# Rules that do not fit a value's type match nothing, and the others of the key still count
+# ("Amazon SNS message filtering": OR within a key); moto's matcher raises on each of these,
+# so the kit's would crash a run on a poison body. [policy, scope, body, attributes, matches]
+MISFITS: list[tuple[dict[str, Any], str, str, dict[str, Any], bool]] = [
+    ({"a": [{"prefix": "x"}]}, "MessageBody", '{"a": 1}', {}, False),
+    ({"a": [{"prefix": "x"}, 1]}, "MessageBody", '{"a": 1}', {}, True),
+    ({"a": [{"numeric": [">", 1]}]}, "MessageBody", '{"a": "x"}', {}, False),
+    ({"a": ["x"]}, "MessageBody", '[1, 2]', {}, False),  # a poison body: a JSON array
+    ({"a": {"b": [{"suffix": "x"}]}}, "MessageBody", '{"a": {"b": null}}', {}, False),
+    ({"a": [1]}, "MessageAttributes", "m", {"a": {"Type": "Number", "Value": "1e400"}}, False),
+]
+
+
+@pytest.mark.parametrize("policy, scope, body, attributes, expected", MISFITS)
+def test_a_rule_that_does_not_fit_a_value_does_not_match_it(
+        policy: dict[str, Any], scope: str, body: str, attributes: dict[str, Any],
+        expected: bool) -> None:
+    from moto.sns.utils import FilterPolicyMatcher
+
+    with pytest.raises((TypeError, ValueError, AttributeError, OverflowError)):
+        FilterPolicyMatcher(policy, scope).matches(attributes, body)  # moto's, as it is
+    message = Message(TOPIC, body, attributes=attributes)
+    sub = Subscription(f"{TOPIC}:s1", "sqs", QUEUE, filter_policy=policy, scope=scope)
+    assert sub.accepts(message) is expected
