@@ -20,8 +20,8 @@ from kit.checks.workers import check_workers_start
 from kit.errors import InputError
 from kit.gateway import actions
 from kit.gateway.policies import Resource
-from kit.gateway.sns import Message, PublishError, Subscription, envelope, parse_message
 from kit.gateway.sns import service_decision as decision
+from kit.gateway.sns_message import Message, PublishError, Subscription, envelope, parse_message
 from kit.history import FinalState, History, QueueMessage, parse_op
 from kit.iam import parse_policy
 from kit.workload.api import Send
