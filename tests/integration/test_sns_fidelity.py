@@ -8,8 +8,10 @@ fan-out (kit/gateway/sns.py) reads them back and delivers.
 
 from __future__ import annotations
 
+import http.server
 import json
 import re
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 
 from kit import aws
 from kit.gateway.server import Gateway
+from kit.run.queue import subscribed_queues
 from tests.integration import iam_env
 from tests.integration.iam_env import ACCT, Env, allow, assumed_role, denied, doc
 
@@ -258,8 +261,6 @@ def test_a_missing_queue_or_topic_is_the_publishers_answer_not_the_kits(
     succeeds (the delivery fails on SNS's side); a Publish to a topic that does not exist
     is refused with NotFound (SNS API reference, Publish errors). Neither is the kit's
     error: quiescence has no queue to wait on."""
-    from kit.run.queue import subscribed_queues
-
     sns, sqs = aws.client("sns", env.moto), aws.client("sqs", env.moto)
     topic = _topic(env)
     ghost = f"arn:aws:sqs:us-east-1:{ACCT}:ghost-{next(iam_env.names)}"
@@ -304,3 +305,33 @@ def test_an_encrypted_queue_needs_a_customer_key_that_lets_sns_use_it(
         assert not _received(env, queues[name][0])
     assert f"key policy of {silent}" in outcomes[queues["customer-silent"][1]]["reason"]
     assert "not a customer managed key" in outcomes[queues["aws-managed"][1]]["reason"]
+
+
+def test_an_http_subscription_is_never_contacted(env: Env, gw: Gateway) -> None:
+    """The kit delivers to sqs subscriptions only: an http one (which moto's own fan-out
+    would POST to, from the host) is recorded as skipped and its URL gets no request."""
+    hits: list[str] = []
+
+    class Listener(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Listener)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        topic = _topic(env)
+        url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+        aws.client("sns", env.moto).subscribe(TopicArn=topic, Protocol="http", Endpoint=url)
+        _publisher(env, gw, topic).publish(TopicArn=topic, Message="m")
+        delivery, = _deliveries(gw)
+        assert delivery["outcome"] == "skipped" and delivery["endpoint"] == url
+        aws.client("sns", env.moto).publish(TopicArn=topic, Message="m")  # moto's own
+        assert hits == ["/hook"]  # the listener works: only moto's own fan-out reached it
+    finally:
+        server.shutdown()
+        server.server_close()
