@@ -26,8 +26,13 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | solution, broke the deploy, e.g. a provider mirror gap)   |
 | send              | producer      | message_id, body (raw str), key: str|None, fields: dict,  |
 |                   |               | valid: bool, duplicate_of: message_id|None (a deliberate |
-|                   |               | second send); optional queue, group, dedup_id.            |
+|                   |               | second send); optional queue (or topic: an SNS publish),  |
+|                   |               | group, dedup_id.                                          |
 |                   |               | type fail: no message_id; error: str (e.g. AccessDenied) |
+| delivery          | sns           | message_id (SNS), topic, subscription, endpoint (queue    |
+|                   |               | ARN), outcome: delivered / filtered / refused / failed /  |
+|                   |               | skipped, reason: str, queue_message_id: str|None, key:    |
+|                   |               | the kit's SNS fan-out, one per subscription of a publish  |
 | receive           | worker-N      | message_id, key: str|None, receive_count: int,            |
 |                   |               | injected: bool (optional; the nemesis fabricated this     |
 |                   |               | delivery), group (optional)                               |
@@ -193,6 +198,7 @@ class Send(Value):
     fields: dict[str, Any]
     valid: bool
     queue: str | None = None
+    topic: str | None = None  # a publish to an SNS topic: message_id is the SNS one
     group: str | None = None
     dedup_id: str | None = None
 
@@ -209,6 +215,20 @@ class SendFailed(Value):
 
     error: str
     body: str
+
+
+class Delivery(Value):
+    """SNS (the kit's fan-out, kit/gateway/sns.py) and one subscription of a published
+    message: delivered, filtered, refused, failed or skipped, and why."""
+
+    message_id: str  # the SNS message id (the Publish reply's, a topic send's message_id)
+    topic: str
+    subscription: str
+    endpoint: str
+    outcome: Literal["delivered", "filtered", "refused", "failed", "skipped"]
+    reason: str
+    queue_message_id: str | None  # the SQS message id of a delivered message
+    key: str | None
 
 
 class Receive(Value):
@@ -402,6 +422,7 @@ VALUES: dict[str, type[Value]] = {
     "write": Write, "incident": Incident, "runbook_exit": RunbookExit, "rds_event": RdsEvent,
     "request_refused": RequestRefused, "connection_refused": ConnectionRefused,
     "interference": Interference, "authz": Authz, "confinement": Confinement,
+    "delivery": Delivery,
 }
 FAILED: dict[str, type[Value]] = {"send": SendFailed, "write": WriteFailed}
 

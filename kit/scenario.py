@@ -118,11 +118,33 @@ class Messages(Strict):
 
 
 class Producer(Strict):
-    """Who sends the workload's messages, where, and how fast."""
+    """Who sends the workload's messages, where, and how fast: to a queue (sqs:SendMessage)
+    or to an SNS topic (sns:Publish, delivered by the topic's subscriptions), with optional
+    static string message attributes (SNS MessageAttributes, topics only)."""
 
     role: str
-    queue: str
+    queue: str | None = None
+    topic: str | None = None
+    attributes: dict[str, str] = {}
     interval_seconds: float = Field(0.02, ge=0)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Producer:
+        if (self.queue is None) == (self.topic is None):
+            raise ValueError("give exactly one of queue (a queue resource) or topic (a topic "
+                             "resource): where the producer's messages enter")
+        if self.attributes and self.topic is None:
+            raise ValueError("attributes are SNS message attributes: give them with topic")
+        for name in self.attributes:
+            if not name or len(name) > 256 or name.lower().startswith(("aws.", "amazon.")):
+                raise ValueError(f"attributes: {name!r} is not an SNS message attribute name "
+                                 "(1-256 characters, not starting with AWS. or Amazon.)")
+        return self
+
+    @property
+    def target(self) -> str:
+        """The resource the producer sends to (a queue or a topic)."""
+        return self.queue or self.topic or ""
 
 
 class Effects(Strict):
@@ -508,7 +530,9 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
     assert scenario.workers and workload.producer and workload.effects
     return {"workers.role": (scenario.workers.role, "role"),
             "workload.producer.role": (workload.producer.role, "role"),
-            "workload.producer.queue": (workload.producer.queue, "queue"),
+            **({"workload.producer.queue": (workload.producer.queue, "queue")}
+               if workload.producer.queue else
+               {"workload.producer.topic": (workload.producer.target, "topic")}),
             f"workload.effects.{workload.effects.field}": (workload.effects.resource,
                                                            workload.effects.kind)}
 

@@ -1,6 +1,8 @@
 """Delivery invariants: where every message ends up (the effects table or the DLQ).
 
-- delivery.no_loss: every distinct valid key sent has an effect row at the end.
+- delivery.no_loss: every distinct valid key sent has an effect row at the end (a key
+  published to a topic that SNS delivered to no queue says why: the filter policy or the
+  queue policy, from the `delivery` ops).
 - delivery.poison_to_dlq: every poison message ends in the DLQ within the receive bound
   and is never recorded.
 - delivery.no_valid_in_dlq: no valid message is in the DLQ at the end.
@@ -55,12 +57,39 @@ def check_no_loss(history: History, p: Params) -> CheckResult:
         ids = {m for m, key in s.valid_message_ids.items() if key == lost[0]}
         example = {**send_facts(op), "message_ids": sorted(ids), "trail": trail(history, ids)}
     evidence = {"sent": len(s.valid), "lost": anomaly(lost, example)}
+    undelivered = _not_delivered(history, s, lost)
+    if undelivered:
+        evidence["not_delivered_by_sns"] = undelivered
     # Pass rule: no valid message is lost.
     if lost:
         summary = f"{len(lost)} of {len(s.valid)} valid messages lost (e.g. {lost[0]})"
+        if undelivered:
+            reason, keys = next(iter(undelivered.items()))
+            summary += f"; SNS never delivered {len(keys)} of them to a queue: {reason}"
     else:
         summary = f"all {len(s.valid)} valid messages took effect"
     return judged(NO_LOSS, not lost, summary, evidence, p)
+
+
+def _not_delivered(history: History, s: Any, lost: list[str]) -> dict[str, list[str]]:
+    """Lost keys published to a topic that SNS delivered to no queue, by the reason of
+    their first delivery (filtered by a subscription's policy, refused by a queue's)."""
+    lost_ids = {m: key for m, key in s.valid_message_ids.items() if key in set(lost)}
+    delivered: set[str] = set()
+    reasons: dict[str, str] = {}
+    for op in history.of_kind("delivery"):
+        v = op.value
+        if v.message_id not in lost_ids:
+            continue
+        if v.outcome == "delivered":
+            delivered.add(lost_ids[v.message_id])
+        else:
+            reasons.setdefault(lost_ids[v.message_id], v.reason)
+    out: dict[str, list[str]] = defaultdict(list)
+    for key, reason in reasons.items():
+        if key not in delivered:
+            out[reason].append(key)
+    return dict(out)
 
 
 def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
@@ -75,7 +104,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
         return error(POISON_TO_DLQ, f"the DLQ ({p['dlq']}) was not read at the end: cannot "
                      "tell where poison messages went", p)
 
-    matched, moved = _match_poison(s.poison, dlq)
+    matched, moved = _match_poison(s.poison, dlq, s.copies)
     receives = _worker_receives(history)
     recorded_ids = set(first_recorded(history))
     if final.effects is not None:
@@ -94,7 +123,7 @@ def check_poison_to_dlq(history: History, p: Params) -> CheckResult:
             # Over-received: it reached the DLQ after more than max_receives receives (the
             # DLQ receive count when redriven, else the receives the workers made).
             dlq_count = 0 if mid in moved else matched[mid].receive_count
-            count = max(dlq_count, receives.get(mid, 0))
+            count = max(dlq_count, *(receives.get(m, 0) for m in (mid, *s.copies.get(mid, ()))))
             if count > bound:
                 over.append({"message_id": mid, "receives": count, "max_receives": bound})
         # Recorded: its key took effect, and no valid send carries that key.
@@ -157,15 +186,17 @@ def check_no_valid_in_dlq(history: History, p: Params) -> CheckResult:
     return judged(NO_VALID_IN_DLQ, not bad, summary, evidence, p)
 
 
-def _match_poison(poison: list, dlq: list[QueueMessage]
+def _match_poison(poison: list, dlq: list[QueueMessage], copies: dict[str, list[str]]
                   ) -> tuple[dict[str, QueueMessage], set[str]]:
-    """Poison message id -> the DLQ message standing for it, and the ids moved by body."""
+    """Poison message id -> the DLQ message standing for it, and the ids moved by body. A
+    message published to a topic is in the DLQ under the id SNS gave its queue copy."""
     by_id = {m.message_id: m for m in dlq}
     matched: dict[str, QueueMessage] = {}
     for op in poison:
         mid = op.value.message_id
-        if mid in by_id:
-            matched[mid] = by_id[mid]
+        found = next((c for c in (mid, *copies.get(mid, ())) if c in by_id), None)
+        if found is not None:
+            matched[mid] = by_id[found]
     # An explicit move re-sends the body as a new message: match the rest by body, each DLQ
     # message standing for at most one poison message, first come first served.
     taken = {m.message_id for m in matched.values()}

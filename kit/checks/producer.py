@@ -41,6 +41,12 @@ def check_producer_sends(history: History, p: Params) -> CheckResult:
            if denied else "")
     return judged(PRODUCER_SENDS, False, (
         f"AWS refused all {plural(len(refused), 'send')} of the contract's producer to the "
-        f"solution's queue ({refused[0].value.error}){why}"),
+        f"solution's {'topic' if _published(history) else 'queue'} "
+        f"({refused[0].value.error}){why}"),
         {"accepted": 0, "refused": anomaly([op.value.as_dict() for op in refused]),
          "codes": dict(codes), "denied": anomaly(denied)}, p)
+
+
+def _published(history: History) -> bool:
+    """Say whether the producer published to an SNS topic (its sends name a topic)."""
+    return any(op.kind == "send" and op.value.as_dict().get("topic") for op in history.ops)

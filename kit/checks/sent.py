@@ -18,6 +18,8 @@ class Sent:
     valid_message_ids: dict[str, str] = field(default_factory=dict)  # message_id -> key
     poison: list[Op] = field(default_factory=list)  # every poison send op
     by_message_id: dict[str, Op] = field(default_factory=dict)  # every send op
+    # A send published to a topic -> the message ids SNS gave its copies on the queues.
+    copies: dict[str, list[str]] = field(default_factory=dict)
 
 
 def sent(history: History) -> Sent:
@@ -32,6 +34,17 @@ def sent(history: History) -> Sent:
             out.valid_message_ids[v.message_id] = v.key
         else:
             out.poison.append(op)
+    # A message published to a topic reaches its queues under new message ids (SNS's
+    # fan-out): each delivered copy stands for the send it came from.
+    for op in history.of_kind("delivery"):
+        v = op.value
+        send = out.by_message_id.get(v.message_id)
+        if v.queue_message_id is None or send is None:
+            continue
+        out.by_message_id.setdefault(v.queue_message_id, send)
+        out.copies.setdefault(v.message_id, []).append(v.queue_message_id)
+        if v.message_id in out.valid_message_ids:
+            out.valid_message_ids[v.queue_message_id] = out.valid_message_ids[v.message_id]
     return out
 
 
@@ -44,12 +57,19 @@ def first_recorded(history: History) -> dict[str, Op]:
 
 
 def trail(history: History, message_ids: set[str]) -> list[dict[str, Any]]:
-    """What workers did with these messages, in order (first TRAIL_CAP): for one example."""
+    """What SNS and the workers did with these messages, in order (first TRAIL_CAP): for
+    one example. An SNS delivery says where it went and, when not delivered, why."""
     out: list[dict[str, Any]] = []
-    for op in history.of_kind("receive", "delete", "change_visibility"):
+    for op in history.of_kind("delivery", "receive", "delete", "change_visibility"):
         if op.value.message_id in message_ids:
             out.append({"t": round(op.time, 3), "process": op.process, "kind": op.kind,
                         "message_id": op.value.message_id})
+            if op.kind == "delivery":
+                v = op.value
+                out[-1].update({"subscription": v.subscription, "outcome": v.outcome,
+                                **({"reason": v.reason} if v.reason else {}),
+                                **({"queue_message_id": v.queue_message_id}
+                                   if v.queue_message_id else {})})
             if len(out) == TRAIL_CAP:  # an example, not a log: the history has the rest
                 break
     return out

@@ -4,9 +4,10 @@
   once (bad import, missing env, crash on start) is recorded by the supervisor as a
   `crash_loop` op with each early exit and the tail of each worker's output; the run stops
   there. Workers that stay up but never receive a message while the producer sends (they
-  never call SQS, or every call is denied) never acted. In team mode, workers whose role
-  does not admit the service they run as never start (`session_refused`, with the trust
-  policy).
+  never call SQS, or every call is denied) never acted. A message published to a topic
+  counts once SNS delivered it to a queue (one it never delivered is delivery's to judge).
+  In team mode, workers whose role does not admit the service they run as never start
+  (`session_refused`, with the trust policy).
 - workload.app_writes (drills): the application could write: its endpoint secret led it to
   a database that acknowledged writes before any fault. One that never could (the secret
   unreadable by its role, an endpoint that names nothing) never tested recovery.
@@ -44,8 +45,13 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
     if loops:
         return _crash_loop(loops[0].value, p)
     receives = history.of_kind("receive")
-    sends = history.of_kind("send")
-    # Never acted: messages were sent, and no worker received a single one.
+    # Messages that reached a queue: a publish to a topic counts only once SNS delivered it
+    # somewhere (a message SNS filtered or a queue policy refused was never there to get).
+    delivered = {op.value.message_id for op in history.of_kind("delivery")
+                 if op.value.outcome == "delivered"}
+    sends = [op for op in history.of_kind("send")
+             if op.value.topic is None or op.value.message_id in delivered]
+    # Never acted: messages reached the queue, and no worker received a single one.
     if sends and not receives:
         denied = [op for op in history.of_kind("authz") if op.process.startswith("worker")
                   and op.value.decision != "Allow"]

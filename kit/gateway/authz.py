@@ -3,10 +3,10 @@
 The identity side is the caller's role (or user): inline and attached managed policies,
 permissions boundary, and the session policies of an AssumeRole that passed through the
 gateway. The resource side is the resource's own policy where the service has one: the
-SQS queue policy, the S3 bucket policy, the secret's resource policy, the DynamoDB table's
-resource policy (for the table and its indexes), the KMS key policy (for the key use a call
-implies, kit/gateway/encryption.py), and for sts:AssumeRole the target role's trust policy
-(evaluated with AWS's trust-policy rule).
+SQS queue policy, the SNS topic policy, the S3 bucket policy, the secret's resource policy,
+the DynamoDB table's resource policy (for the table and its indexes), the KMS key policy (for
+the key use a call implies, kit/gateway/encryption.py), and for sts:AssumeRole the target
+role's trust policy (evaluated with AWS's trust-policy rule).
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ class Authorizer:
             return Resource(arn, None, target.tags), target.trust
         if arn.startswith("arn:aws:sqs:"):
             return self.store.queue(arn), None
+        if arn.startswith("arn:aws:sns:"):
+            return self.store.topic(arn), None
         if arn.startswith("arn:aws:s3:::"):
             return self.store.bucket(arn[len("arn:aws:s3:::"):].split("/", 1)[0]), None
         if arn.startswith("arn:aws:secretsmanager:") and not arn.endswith("-??????"):

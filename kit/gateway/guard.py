@@ -154,9 +154,11 @@ class Guard:
             self._record_decision(session, call, check, decision.effect,
                                   [str(ref) for ref in decision.deciding], decision.reason)
             if not decision.allowed:
-                # SQS names a refused key use KmsAccessDenied; S3 says AccessDenied.
+                # SQS names a refused key use KmsAccessDenied; SNS says AuthorizationError
+                # (SNS API reference, Common Errors); S3 says AccessDenied.
                 code = "KmsAccessDenied" if call.service == "sqs" and \
-                    check.action.startswith("kms:") else "AccessDenied"
+                    check.action.startswith("kms:") else \
+                    "AuthorizationError" if call.service == "sns" else "AccessDenied"
                 raise Refused(replies.error(
                     call.service, call.protocol, code,
                     replies.access_denied_message(principal, check.action, check.resource,

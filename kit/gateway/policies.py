@@ -2,8 +2,8 @@
 
 Identity policies (inline + attached managed, and a user's groups), permissions boundaries,
 trust policies and tags come from one paginated `GetAccountAuthorizationDetails` call per
-fill; resource policies and resource tags (SQS queues, S3 buckets, secrets, KMS keys) are
-read per resource on first use, with the customer managed key a queue or bucket is
+fill; resource policies and resource tags (SQS queues, SNS topics, S3 buckets, secrets, KMS
+keys) are read per resource on first use, with the customer managed key a queue or bucket is
 encrypted with. Everything is parsed once per fill and kept until `invalidate()`,
 which the gateway calls after every call that may change them, and the kit after its own
 changes (faults): policy changes take effect on the next request.
@@ -31,7 +31,7 @@ ClientFactory = Callable[[str], Any]
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
             "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException", "NotFoundException",
             "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404",
-            "PolicyNotFoundException"}
+            "PolicyNotFoundException", "NotFound"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +237,10 @@ class PolicyStore:
         """An SQS queue's policy (the `Policy` attribute) and tags."""
         return self._resource(f"sqs:{arn}", lambda: self._read_queue(arn))
 
+    def topic(self, arn: str) -> Resource:
+        """An SNS topic's access policy (the `Policy` attribute) and tags."""
+        return self._resource(f"sns:{arn}", lambda: self._read_topic(arn))
+
     def bucket(self, name: str) -> Resource:
         """An S3 bucket's policy."""
         return self._resource(f"s3:{name}", lambda: self._read_bucket(name))
@@ -317,6 +321,18 @@ class PolicyStore:
                 raise
             return Resource(arn, exists=False)
         return _with_policy(arn, attrs.get("Policy"), tags,
+                            self.customer_key(attrs.get("KmsMasterKeyId")))
+
+    def _read_topic(self, arn: str) -> Resource:
+        sns = self._client("sns")
+        try:
+            attrs = sns.get_topic_attributes(TopicArn=arn).get("Attributes", {})
+            tags = sns.list_tags_for_resource(ResourceArn=arn).get("Tags", [])
+        except ClientError as exc:
+            if not _missing(exc):
+                raise
+            return Resource(arn, exists=False)
+        return _with_policy(arn, attrs.get("Policy"), _tags(tags),
                             self.customer_key(attrs.get("KmsMasterKeyId")))
 
     def _read_bucket(self, name: str) -> Resource:

@@ -29,7 +29,7 @@ _S3_CODES = {"InvalidClientTokenId": "InvalidAccessKeyId",
              "IncompleteSignature": "AuthorizationHeaderMalformed"}
 _STATUS = {"AccessDenied": 403, "InvalidClientTokenId": 403, "SignatureDoesNotMatch": 403,
            "IncompleteSignature": 400, "MissingAuthenticationToken": 403,
-           "XAmzContentSHA256Mismatch": 400}
+           "XAmzContentSHA256Mismatch": 400, "AuthorizationError": 403}
 
 
 def error(service: str, protocol: str, code: str, message: str, *, head: bool = False,

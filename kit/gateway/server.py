@@ -29,7 +29,7 @@ from typing import Any
 import urllib3
 
 from kit import aws
-from kit.gateway import actions, limits, replies, sqs
+from kit.gateway import actions, limits, replies, sns, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
@@ -37,6 +37,7 @@ from kit.history import bounded
 from kit.recorder import Recorder
 from kit.sandbox.emulator import Routes
 from kit.sandbox.http import Bounds, LoopbackServer
+from kit.workload.notifications import unwrap
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
               "trailers", "transfer-encoding", "upgrade", "host", "content-length"}
@@ -67,6 +68,9 @@ class Gateway:
         self._lock = threading.Lock()
         self.store = PolicyStore(self.admin_client, self.url_of("sqs"), account)
         self.guard = Guard(recorder, self.store, account)
+        # SNS publishes are answered by the kit's fan-out, never by the emulator's.
+        self.fanout = sns.Fanout(self.admin_client, self.store, recorder, self.url_of("sqs"),
+                                 lambda body: self.key_of(body))
         self._pool = urllib3.PoolManager(maxsize=32, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
         # The upstream may be down (a fault): the caller gets a 502.
@@ -165,6 +169,8 @@ class Gateway:
     def _forward(self, session: Session, call: actions.Call, method: str, path: str,
                  headers: dict[str, str], body: bytes) -> replies.Reply:
         """Send an authorized call to the emulator (or swallow it: a fault) and record it."""
+        if call.service == "sns" and call.operation in actions.sns.PUBLISH:
+            return self.fanout.answer(call)
         request = sqs.parse(headers, body) if call.service == "sqs" else None
         refusal = limits.check_sqs(request) if request is not None else None
         if request is not None and refusal is not None:
@@ -196,7 +202,8 @@ class Gateway:
                     self.receipts[msg["receipt"]] = msg["message_id"]
                 extra = {"group": msg["group"]} if msg.get("group") else {}
                 self.recorder.record(process, "receive", **bounded({
-                    "message_id": msg["message_id"], "key": self.key_of(msg["body"]),
+                    "message_id": msg["message_id"],
+                    "key": self.key_of(unwrap(msg["body"])),
                     "receive_count": msg["receive_count"], **extra}))
         elif action in ("DeleteMessage", "DeleteMessageBatch"):
             for entry in sqs.succeeded(request, status, data):

@@ -7,6 +7,8 @@ import threading
 import time
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from kit import aws
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
@@ -14,7 +16,7 @@ from kit.faults import Nemesis
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, ItemObserver, Observer
-from kit.workload.producer import Producer, single_send_keys
+from kit.workload.producer import Producer, Target, single_send_keys
 from kit.workload.supervisor import NoSession, Supervisor
 
 QUIESCENCE_POLL = 0.2
@@ -38,13 +40,22 @@ class QueueWorkload:
         spec = ctx.scenario.workload.producer
         assert spec is not None
         self.interval = spec.interval_seconds
-        self.queue_url = bound.values[f"{spec.queue}.url"]
-        self.producer = Producer(
-            aws.client("sqs", bound.gateway.url, bound.session(spec.role, "producer")),
-            spec.queue, self.queue_url, self.plan, module.describe, spec.interval_seconds,
-            ctx.recorder)
-        self.observer = self._observer()
         self.admin_sqs = ctx.admin("sqs")
+        creds = bound.session(spec.role, "producer")
+        if spec.queue is not None:
+            target = Target("queue", spec.queue, bound.values[f"{spec.queue}.url"])
+            # The queues quiescence waits on: the producer's, or those its topic feeds.
+            self.queue_urls = [target.address]
+        else:
+            target = Target("topic", spec.target, bound.values[f"{spec.target}.arn"],
+                            spec.attributes)
+            self.queue_urls = subscribed_queues(ctx.admin("sns"), self.admin_sqs,
+                                                target.address)
+        self.producer = Producer(
+            aws.client({"queue": "sqs", "topic": "sns"}[target.kind], bound.gateway.url,
+                       creds),
+            target, self.plan, module.describe, spec.interval_seconds, ctx.recorder)
+        self.observer = self._observer()
         self.valid = {d.key for d in map(module.describe, (s.body for s in self.plan))
                       if d.valid}
 
@@ -127,7 +138,7 @@ class QueueWorkload:
 
     def recover(self) -> None:
         """Until quiescence (bounded by the scenario's quiescence timeout)."""
-        await_quiescence(self.admin_sqs, self.queue_url, self.valid, self.observer,
+        await_quiescence(self.admin_sqs, self.queue_urls, self.valid, self.observer,
                          self.ctx.scenario.quiescence_timeout_seconds)
 
     def stop(self, nemesis: Nemesis) -> None:
@@ -147,19 +158,43 @@ class QueueWorkload:
                     f"{thread.name} failed: {thread.error!r}")
 
 
-def await_quiescence(sqs: Any, queue_url: str, valid: set[str],
+def subscribed_queues(sns: Any, sqs: Any, topic: str) -> list[str]:
+    """The URLs of the queues a topic's SQS subscriptions deliver to (the emulator's). A
+    subscription to a queue that does not exist (SNS accepts one), or a topic that does
+    not, has nothing to wait on."""
+    urls = []
+    try:
+        items = [s for page in sns.get_paginator("list_subscriptions_by_topic").paginate(
+            TopicArn=topic) for s in page.get("Subscriptions", [])]
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") not in ("NotFound", "NotFoundException"):
+            raise
+        return []  # no such topic: the producer's publishes say so (workload.producer_sends)
+    for item in items:
+        parts = item["Endpoint"].split(":")
+        if item["Protocol"] != "sqs" or len(parts) != 6:
+            continue
+        try:
+            urls.append(sqs.get_queue_url(QueueName=parts[5],
+                                          QueueOwnerAWSAccountId=parts[4])["QueueUrl"])
+        except ClientError as exc:
+            if "NonExistentQueue" not in str(exc) and "QueueDoesNotExist" not in str(exc):
+                raise
+    return urls
+
+
+def await_quiescence(sqs: Any, queue_urls: list[str], valid: set[str],
                      observer: Observer | BucketObserver, timeout: float) -> None:
-    """Wait (bounded) until every valid key is recorded and the queue is empty, or until
-    the queue has held nothing, visible or in flight, for QUIET_SECONDS: then nothing more
+    """Wait (bounded) until every valid key is recorded and the queues are empty, or until
+    they have held nothing, visible or in flight, for QUIET_SECONDS: then nothing more
     can happen (a message the solution dropped will not come back)."""
     deadline = time.monotonic() + timeout
     empty_since: float | None = None
     while time.monotonic() < deadline:
-        attrs = sqs.get_queue_attributes(
-            QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages",
-                                                "ApproximateNumberOfMessagesNotVisible"]
-        )["Attributes"]
-        empty = all(int(v) == 0 for v in attrs.values())
+        empty = all(int(v) == 0 for url in queue_urls for v in sqs.get_queue_attributes(
+            QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages",
+                                          "ApproximateNumberOfMessagesNotVisible"]
+        )["Attributes"].values())
         now = time.monotonic()
         empty_since = (empty_since or now) if empty else None
         if empty and (valid <= observer.seen or now - empty_since >= QUIET_SECONDS):

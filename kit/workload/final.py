@@ -16,6 +16,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 
 from kit.history import Effect, QueueMessage
+from kit.workload.notifications import unwrap
 
 DRAIN_VISIBILITY = 600
 
@@ -122,7 +123,7 @@ def drain(sqs: Any, queue_url: str, describe: Callable[[str], Any]) -> list[Queu
         for msg in got:
             # Our own read counts as a receive: do not blame the solution for it.
             count = int(msg.get("Attributes", {}).get("ApproximateReceiveCount", 1)) - 1
-            facts = describe(msg["Body"])
+            facts = describe(unwrap(msg["Body"]))  # an SNS envelope: its message
             out[msg["MessageId"]] = QueueMessage(message_id=msg["MessageId"], body=msg["Body"],
                                                  receive_count=count, key=facts.key,
                                                  valid=facts.valid)

@@ -1,8 +1,11 @@
-"""The seeded producer: sends the scenario's plan to its queue, as the producer role."""
+"""The seeded producer: sends the scenario's plan to its queue, or publishes it to its SNS
+topic, as the producer role."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -21,19 +24,45 @@ def single_send_keys(plan: list[Send], describe: Any) -> frozenset[str]:
     return frozenset(k for k, n in counts.items() if n == 1)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where the producer's messages enter: a queue (sqs:SendMessage, `address` its URL) or
+    an SNS topic (sns:Publish, `address` its ARN, with static string message attributes)."""
+
+    kind: str  # queue | topic
+    name: str  # the scenario's resource name (queue.orders, topic.events)
+    address: str
+    attributes: Mapping[str, str] = field(default_factory=dict)
+
+    def request(self, send: Send) -> tuple[str, dict[str, Any]]:
+        """The client method and its arguments that send `send` here."""
+        extra: dict[str, Any] = {}
+        if send.group is not None:
+            extra["MessageGroupId"] = send.group
+        if send.dedup_id is not None:
+            extra["MessageDeduplicationId"] = send.dedup_id
+        if self.kind == "queue":
+            return "send_message", {"QueueUrl": self.address, "MessageBody": send.body,
+                                    **extra}
+        if self.attributes:
+            extra["MessageAttributes"] = {k: {"DataType": "String", "StringValue": v}
+                                          for k, v in self.attributes.items()}
+        return "publish", {"TopicArn": self.address, "Message": send.body, **extra}
+
+
 class Producer(threading.Thread):
     """Sends the plan at a steady pace as the producer role; records every send.
 
-    A send SQS refuses (AccessDenied from the solution's policies, a FIFO queue given no
+    A send SQS (or SNS) refuses (AccessDenied from the solution's policies, a FIFO queue given no
     group, ...) is recorded as a failed `send` with the error code, and the producer goes
     on: what the solution's policies and queues do to the producer is judged, not an error
     of the kit. A send that cannot reach the gateway at all is the kit's error.
     """
 
-    def __init__(self, sqs: Any, queue: str, queue_url: str, plan: list[Send],
+    def __init__(self, client: Any, target: Target, plan: list[Send],
                  describe: Any, interval: float, recorder: Recorder) -> None:
         super().__init__(name="producer", daemon=True)
-        self.sqs, self.queue, self.queue_url = sqs, queue, queue_url
+        self.client, self.target = client, target  # an sqs or sns client, as the target
         self.plan, self.describe = plan, describe
         self.interval, self.recorder = interval, recorder
         self.stopping = threading.Event()
@@ -41,17 +70,13 @@ class Producer(threading.Thread):
         self.message_ids: list[str | None] = []
 
     def _send(self, send: Send, facts: Described) -> None:
-        request: dict[str, Any] = {"QueueUrl": self.queue_url, "MessageBody": send.body}
-        if send.group is not None:
-            request["MessageGroupId"] = send.group
-        if send.dedup_id is not None:
-            request["MessageDeduplicationId"] = send.dedup_id
+        method, request = self.target.request(send)
         extra = {k: v for k, v in (("group", send.group), ("dedup_id", send.dedup_id))
                  if v is not None}
         value = {"body": send.body, "key": facts.key, "fields": facts.fields,
-                 "valid": facts.valid, "queue": self.queue, **extra}
+                 "valid": facts.valid, self.target.kind: self.target.name, **extra}
         try:
-            message_id = self.sqs.send_message(**request)["MessageId"]
+            message_id = getattr(self.client, method)(**request)["MessageId"]
         except ClientError as exc:
             if exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 400) >= 500:
                 raise  # the emulator or the gateway broke: the kit's error

@@ -1,7 +1,8 @@
 """What a request asks IAM for: the actions and resource ARNs AWS would authorize.
 
 One entry point, `describe`, reads a raw HTTP request of one of the services a workload may
-call (SQS in JSON and query protocols, STS, IAM, S3 path-style, Secrets Manager, RDS, DynamoDB) and
+call (SQS in JSON and query protocols, STS, IAM, S3 path-style, Secrets Manager, RDS,
+DynamoDB, SNS) and
 returns a `Call`: the wire operation, its protocol (for the error reply), and the checks
 (IAM action + resource ARN) that must all be allowed. Batch calls are authorized as their
 single actions, as AWS does (SendMessageBatch needs sqs:SendMessage). A request the module
@@ -19,18 +20,19 @@ import json
 from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
-from kit.gateway.actions import dynamodb, iam, rds, s3, secretsmanager, sqs, sts
+from kit.gateway.actions import dynamodb, iam, rds, s3, secretsmanager, sns, sqs, sts
 from kit.gateway.actions.base import REGION, Call, Check, Names, Scope
 from kit.gateway.actions.iam import iam_arn
 from kit.gateway.actions.secretsmanager import secret_pattern
 from kit.gateway.actions.sqs import queue_arn
 
-SERVICES = ("sqs", "sts", "iam", "s3", "secretsmanager", "rds", "dynamodb")
+SERVICES = ("sqs", "sts", "iam", "s3", "secretsmanager", "rds", "dynamodb", "sns")
 # Query-protocol API versions, for requests that carry no credential scope.
-_VERSIONS = {"2012-11-05": "sqs", "2011-06-15": "sts", "2010-05-08": "iam", "2014-10-31": "rds"}
+_VERSIONS = {"2012-11-05": "sqs", "2011-06-15": "sts", "2010-05-08": "iam", "2014-10-31": "rds",
+             "2010-03-31": "sns"}
 _TARGETS = {"AmazonSQS": "sqs", "secretsmanager": "secretsmanager",
             dynamodb.TARGET_PREFIX: "dynamodb", dynamodb.STREAMS_PREFIX: "dynamodb"}
-_QUERY = {"sts": sts.describe, "iam": iam.describe, "rds": rds.describe}
+_QUERY = {"sts": sts.describe, "iam": iam.describe, "rds": rds.describe, "sns": sns.describe}
 
 __all__ = ["REGION", "SERVICES", "Call", "Check", "Names", "Scope", "describe", "iam_arn",
            "queue_arn", "secret_pattern"]
