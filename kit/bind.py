@@ -82,6 +82,8 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
             out[f"{name}.arn"], out[f"{name}.name"] = arn, arn.rsplit(":", 1)[-1]
         elif kind == "role":
             out[f"{name}.name"] = value.rsplit("/", 1)[-1]
+        elif kind == "function":  # arn:aws:lambda:<region>:<account>:function:<name>
+            out[f"{name}.name"] = value.split(":")[6] if value.count(":") >= 6 else value
         elif kind == "bucket":
             out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
         elif kind == "database":

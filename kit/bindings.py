@@ -26,6 +26,7 @@ each kind from an output; the others are derived by the kit):
 | `secret`   | arn (declared)                                                           |
 | `topic`    | arn (declared)                                                           |
 | `policy`   | arn (declared: a customer managed IAM policy, e.g. a baseline boundary)  |
+| `function` | arn (declared: a Lambda function), name                                  |
 
 Besides these, `endpoint.aws` names the workers' AWS endpoint and `workers` the worker
 processes: faults may target them.
@@ -45,11 +46,13 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "secret": ("arn",),
     "topic": ("arn",),
     "policy": ("arn",),
+    "function": ("arn", "name"),
 }
 # The AWS services a resource kind lives in (a run of a scenario reaches each of them).
 SERVICES: dict[str, tuple[str, ...]] = {
     "queue": ("sqs",), "role": ("iam", "sts"), "database": ("rds",), "bucket": ("s3",),
     "key": ("kms",), "secret": ("secretsmanager",), "topic": ("sns",),
+    "function": ("lambda",),
 }
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")

@@ -53,13 +53,38 @@ class Contract(Strict):
 
 
 class Workers(Strict):
-    """The solution's worker processes: command, count, role and environment."""
+    """The solution's consumers: worker processes (command, count, role, environment), or
+    with `kind: lambda` a Lambda function the kit runs as the Lambda service would, behind
+    its SQS event source mapping (kit/lambdas/): `function` names the `function.*`
+    resource, `source` (relative to the solution) its handler's code, else the package the
+    function was deployed from; `role` is its execution role's resource."""
 
+    kind: Literal["process", "lambda"] = "process"
     command: tuple[str, ...] = ("python", "-m", "worker")
     replicas: int = Field(3, ge=1, le=16)
     stop_grace_seconds: float = Field(5.0, gt=0)
     role: str
     env: dict[str, str] = {}  # variable -> binding, besides the AWS_* ones the kit sets
+    function: str | None = None  # kind lambda: the function resource
+    source: str | None = None  # kind lambda: the handler's directory in the solution
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Workers:
+        if self.kind == "lambda":
+            if self.function is None:
+                raise ValueError("kind lambda needs `function`: the function.* resource "
+                                 "of the consumer (e.g. function: function.consumer)")
+            if self.env:
+                raise ValueError("kind lambda takes its environment from the deployed "
+                                 "function (its `environment` block), not `env`")
+            if self.source is not None and (self.source.startswith("/")
+                                            or ".." in Path(self.source).parts):
+                raise ValueError(f"source {self.source!r} must be a directory inside the "
+                                 "solution (relative, without '..')")
+        elif self.function is not None or self.source is not None:
+            raise ValueError("`function` and `source` are for kind lambda only "
+                             "(add `kind: lambda`)")
+        return self
 
 
 class Messages(Strict):
@@ -404,7 +429,9 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
                 "workload.drill.app.database": (drill.app.database, "database"),
                 "workload.drill.runbook.role": (drill.runbook.role, "role")}
     assert scenario.workers and workload.producer and workload.effects
-    return {"workers.role": (scenario.workers.role, "role"),
+    lambda_ = ({"workers.function": (scenario.workers.function, "function")}
+               if scenario.workers.function is not None else {})
+    return {"workers.role": (scenario.workers.role, "role"), **lambda_,
             "workload.producer.role": (workload.producer.role, "role"),
             "workload.producer.queue": (workload.producer.queue, "queue"),
             f"workload.effects.{workload.effects.kind}": (workload.effects.resource,

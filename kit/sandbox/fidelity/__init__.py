@@ -18,6 +18,7 @@ from kit.sandbox.fidelity import (
     errors,
     iam,
     kms,
+    lambda_esm,
     rds,
     s3,
     secretsmanager,
@@ -55,7 +56,8 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
     "sns": (sns.data_protection_policies_are_stored,),
     "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
             sqs.receives_are_atomic, sqs.deduplication_outlives_deletion,
-            sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire),
+            sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire,
+            lambda_esm.event_source_mappings_left_to_the_kit),
 }
 FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)
 
