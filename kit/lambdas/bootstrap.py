@@ -1,11 +1,13 @@
 """The runtime inside one invocation's sandbox: imports the handler, calls it, answers.
 
-Run as `python -c <this source>` in the function's sandbox (it moves to the code's root,
-LAMBDA_TASK_ROOT), standard library only. stdin holds the invocation: {"event", "context":
-{code, request_id, function_name, function_arn, memory, timeout_ms, log_group}}. The answer is
-one JSON line on the stdout the kit gave: {"ok": true, "response": ...} or {"ok": false,
-"error": ...}; the handler's own stdout goes to stderr (the function's log), as print() in
-Lambda goes to CloudWatch Logs, so nothing it prints is read as the answer.
+Run as `python -c <this source>` in the function's sandbox (it moves to the code's
+root, LAMBDA_TASK_ROOT), standard library only. stdin holds the invocation: {"event",
+"context": {code, request_id, function_name, function_arn, memory, timeout_ms,
+log_group}}. The answer, on the stdout the kit gave: "ready" once the handler is imported
+(Lambda's Init phase ends, the Invoke phase and its timeout begin), then one JSON line,
+{"ok": true, "response": ...} or {"ok": false, "error": ...}. The handler's own stdout
+goes to stderr (the function's log), as print() in Lambda goes to CloudWatch Logs, so
+nothing it prints is read as the answer.
 """
 
 import importlib
@@ -36,8 +38,20 @@ class Context:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
+def _handler():
+    """Init: import the handler's module (its top-level code runs here, as in Lambda's
+    Init phase, which the function timeout does not cover)."""
+    module_name, _, function_name = os.environ["_HANDLER"].rpartition(".")
+    sys.path.insert(0, os.getcwd())
+    return getattr(importlib.import_module(module_name.replace("/", ".")), function_name)
+
+
+def _failed(exc):
+    traceback.print_exc()
+    return json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
+
+
 def main():
-    started = time.monotonic()
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the handler's prints: the log, never the answer
     sys.stdout = os.fdopen(1, "w", buffering=1)
@@ -45,16 +59,19 @@ def main():
     meta = invocation["context"]
     os.chdir(meta["code"])  # the code's root, relative to the workspace
     os.environ["LAMBDA_TASK_ROOT"] = os.getcwd()
-    module_name, _, function_name = os.environ["_HANDLER"].rpartition(".")
-    sys.path.insert(0, os.getcwd())
     try:
-        handler = getattr(importlib.import_module(module_name.replace("/", ".")),
-                          function_name)
+        handler = _handler()
+    except Exception as exc:  # an init error fails the invocation
+        answer.write(_failed(exc) + "\n")
+        return
+    answer.write("ready\n")  # the Invoke phase starts: the timeout runs from here
+    answer.flush()
+    started = time.monotonic()
+    try:
         response = handler(invocation["event"], Context(meta, started))
         text = json.dumps({"ok": True, "response": response})
     except Exception as exc:  # the function's error: reported as Lambda reports it
-        traceback.print_exc()
-        text = json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
+        text = _failed(exc)
     answer.write(text + "\n")
     answer.flush()
 

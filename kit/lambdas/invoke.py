@@ -12,12 +12,14 @@ invocations.
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kit.lambdas import config
 from kit.sandbox.confine import Confinement
@@ -26,6 +28,8 @@ from kit.toolchain import runtime
 
 BOOTSTRAP = (Path(__file__).parent / "bootstrap.py").read_text()
 MAX_ANSWER = 6 * 1024 * 1024  # Lambda's synchronous response payload limit (quotas page)
+INIT_SECONDS = 10.0  # Lambda's Init phase limit ("Lambda execution environment lifecycle")
+EXIT_SECONDS = 2.0  # for the runtime to exit once it has answered
 
 
 @dataclass(frozen=True)
@@ -58,53 +62,91 @@ class Invocation:
     def __init__(self, confinement: Confinement, env: dict[str, str], spool: Path,
                  log: Path, request_id: str) -> None:
         self.confinement, self.env, self.log = confinement, env, log
-        self.input, self.output = spool / f"{request_id}.in", spool / f"{request_id}.out"
+        self.input = spool / f"{request_id}.in"
         self.proc: Confined | None = None
-        self.started = 0.0
+        self.started = 0.0  # when the Invoke phase began (the handler was imported)
+        self._answer = b""
 
     def start(self, event: dict[str, Any], meta: dict[str, Any]) -> Confined:
-        """Spawn the sandbox with the event on its stdin."""
+        """Spawn the sandbox with the event on its stdin, its answer on a pipe."""
         self.input.write_text(json.dumps({"event": event, "context": meta}))
         python = runtime.python() or sys.executable
-        with self.input.open("rb") as stdin, self.output.open("wb") as out, \
-                self.log.open("ab") as log:
-            self.proc = self.confinement.spawn([python, "-c", BOOTSTRAP], env=self.env,
-                                               stdin=stdin, stdout=out, stderr=log)
+        try:
+            with self.input.open("rb") as stdin, self.log.open("ab") as log:
+                self.proc = self.confinement.spawn(
+                    [python, "-c", BOOTSTRAP], env=self.env, stdin=stdin,
+                    stdout=subprocess.PIPE, stderr=log)
+        finally:
+            self.input.unlink(missing_ok=True)  # the sandbox holds it open already
         self.started = time.monotonic()
         return self.proc
 
     def wait(self, timeout: float) -> Outcome:
-        """The outcome, the sandbox killed once `timeout` seconds have passed."""
-        assert self.proc is not None
+        """The outcome: the Init phase (sandbox start, handler import) has INIT_SECONDS,
+        Lambda's init limit; the Invoke phase `timeout`, after which the sandbox is killed
+        ("Lambda execution environment lifecycle")."""
+        assert self.proc is not None and self.proc.popen.stdout is not None
+        out = self.proc.popen.stdout
         try:
-            code = self.proc.wait(timeout=max(0.0, self.started + timeout - time.monotonic()))
+            line = self._line(out, time.monotonic() + INIT_SECONDS)
+            if line is None:
+                return self._end(f"Init timed out after {INIT_SECONDS:.2f} seconds")
+            if line != b"ready":
+                return self._answered(line)
+            self.started = time.monotonic()
+            line = self._line(out, self.started + timeout)
+            if line is None:
+                return self._end(f"Task timed out after {timeout:.2f} seconds")
+            return self._answered(line)
+        finally:
+            out.close()
+
+    def _line(self, out: IO[bytes], deadline: float) -> bytes | None:
+        """The next answer line; b"" when the runtime ended without one, None at the
+        deadline (bounded: a line longer than MAX_ANSWER ends it too)."""
+        fd = out.fileno()
+        while b"\n" not in self._answer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk or len(self._answer) > MAX_ANSWER:
+                return b""
+            self._answer += chunk
+        line, _, self._answer = self._answer.partition(b"\n")
+        return line
+
+    def _answered(self, line: bytes) -> Outcome:
+        outcome = self._outcome(line)
+        self._end("")
+        return outcome
+
+    def _outcome(self, line: bytes) -> Outcome:
+        try:
+            answer = json.loads(line) if line else None
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            return Outcome(False, error="Runtime answered no valid response",
+                           seconds=self._seconds())
+        if not answer.get("ok"):
+            return Outcome(False, error=str(answer.get("error", "function error"))[:1000],
+                           seconds=self._seconds())
+        return Outcome(True, answer.get("response"), seconds=self._seconds())
+
+    def _end(self, error: str) -> Outcome:
+        """Let the runtime exit (it does once it has answered), else kill its sandbox."""
+        assert self.proc is not None
+        seconds = self._seconds()
+        try:
+            self.proc.wait(timeout=0 if error else EXIT_SECONDS)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-            return self._failed(f"Task timed out after {timeout:.2f} seconds")
-        finally:
-            self.input.unlink(missing_ok=True)
-        return self._read(code)
-
-    def _read(self, code: int) -> Outcome:
-        with self.output.open("rb") as out:
-            line = out.read(MAX_ANSWER + 1).split(b"\n", 1)[0]
-        self.output.unlink(missing_ok=True)
-        if code != 0:
-            return self._failed(f"Runtime exited ({'signal ' + str(-code) if code < 0 else code})")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            return self._failed("Runtime answered no valid response")
-        if not isinstance(answer, dict) or len(line) > MAX_ANSWER:
-            return self._failed("Runtime answered no valid response")
-        if not answer.get("ok"):
-            return self._failed(str(answer.get("error", "function error"))[:1000])
-        return Outcome(True, answer.get("response"), seconds=self._seconds())
-
-    def _failed(self, error: str) -> Outcome:
-        self.output.unlink(missing_ok=True)
-        return Outcome(False, error=error, seconds=self._seconds())
+        return Outcome(False, error=error, seconds=seconds)
 
     def _seconds(self) -> float:
         return round(time.monotonic() - self.started, 3)

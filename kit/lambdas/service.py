@@ -187,7 +187,8 @@ class LambdaService(threading.Thread):
         if killed:
             outcome = Outcome(False, error="the execution environment was killed",
                               seconds=outcome.seconds)
-        fatal = killed or outcome.error.startswith(("Task timed out", "Runtime exited"))
+        fatal = killed or outcome.error.startswith(("Task timed out", "Init timed out",
+                                                    "Runtime"))
         return outcome, fatal
 
     def _meta(self, request_id: str) -> dict[str, Any]:
@@ -206,14 +207,14 @@ class LambdaService(threading.Thread):
         assert self.deployed.mapping is not None
         verdict = event.verdict(ids, outcome.ok, outcome.response,
                                 self.deployed.mapping.report_failures, outcome.error)
-        deleted = self._delete(sqs, [m for m in batch if m["MessageId"] in verdict.delete])
+        deleted = self._delete_batch(sqs, [m for m in batch if m["MessageId"] in verdict.delete])
         self.recorder.record(
             name, "invocation", type="ok" if verdict.outcome != "failed" else "fail",
             function=self.deployed.function.name, batch_size=len(batch),
             outcome=verdict.outcome, reason=verdict.reason, deleted=deleted,
             seconds=outcome.seconds)
 
-    def _delete(self, sqs: Any, messages: list[dict[str, Any]]) -> int:
+    def _delete_batch(self, sqs: Any, messages: list[dict[str, Any]]) -> int:
         """DeleteMessageBatch in tens; how many were deleted (an expired receipt fails)."""
         deleted = 0
         for start in range(0, len(messages), 10):

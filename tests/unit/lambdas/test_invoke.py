@@ -50,6 +50,7 @@ def _invoke(tmp_path: Path, source: str, timeout: float = 3) -> tuple[Any, str]:
     invocation.start({"Records": [{"messageId": "m1"}]}, META)
     outcome = invocation.wait(timeout)
     assert not list(spool.iterdir())  # nothing of the invocation is left behind
+    assert invocation.proc is not None and invocation.proc.poll() is not None  # it ended
     return outcome, (tmp_path / "log").read_text()
 
 
@@ -83,6 +84,20 @@ def test_the_invocation_is_killed_at_the_timeout(tmp_path: Path) -> None:
     assert not outcome.ok
     assert outcome.error == "Task timed out after 0.50 seconds"
     assert outcome.seconds < 5
+
+
+def test_the_timeout_runs_from_the_end_of_init(tmp_path: Path) -> None:
+    # The module's top-level code is Lambda's Init phase: the function timeout starts after.
+    outcome, _ = _invoke(tmp_path, "import time\ntime.sleep(1)\ndef handle(e, c):\n"
+                         "    return c.get_remaining_time_in_millis()\n", timeout=0.8)
+    assert outcome.ok, outcome.error
+    assert 500 < outcome.response <= 3000
+
+
+def test_an_import_error_fails_the_invocation(tmp_path: Path) -> None:
+    outcome, _ = _invoke(tmp_path, "import no_such_module\n")
+    assert (outcome.ok, outcome.error) == (
+        False, "ModuleNotFoundError: No module named 'no_such_module'")
 
 
 def test_a_handler_that_exits_the_runtime_fails(tmp_path: Path) -> None:
