@@ -64,6 +64,7 @@ class Invocation:
         self.confinement, self.env, self.log = confinement, env, log
         self.input = spool / f"{request_id}.in"
         self.proc: Confined | None = None
+        self.batch: list[dict[str, Any]] = []  # the messages it was invoked with
         self.started = 0.0  # when the Invoke phase began (the handler was imported)
         self._answer = b""
 

@@ -63,11 +63,11 @@ class LambdaService(threading.Thread):
 
     def __init__(self, deployed: Deployed, confinement: Confinement, endpoint_env: dict[str, str],
                  session_for: Callable[[str], aws.Credentials], gateway_url: str, admin: Any,
-                 logdir: Path, recorder: Recorder) -> None:
+                 logdir: Path, recorder: Recorder, keys: Callable[[str], str | None]) -> None:
         super().__init__(name="lambda", daemon=True)
         self.deployed, self.confinement, self.endpoint_env = deployed, confinement, endpoint_env
         self.session_for, self.gateway_url, self.admin = session_for, gateway_url, admin
-        self.logdir, self.recorder = logdir, recorder
+        self.logdir, self.recorder, self.keys = logdir, recorder, keys  # body -> its key
         self.spool = logdir / "lambda-spool"
         self.spool.mkdir(exist_ok=True)
         self.slots = config.pollers(deployed.mapping) if deployed.mapping else 0
@@ -165,6 +165,7 @@ class LambdaService(threading.Thread):
             invocation = Invocation(self.confinement, lambda_env(
                 function, self.endpoint_env, _env(creds)), self.spool,
                 self.logdir / f"lambda-{name.split('#')[0]}.log", request_id)
+            invocation.batch = batch
             if not throttled:
                 self.running[name] = invocation
         value = {"function": function.name, "request_id": request_id,
@@ -234,10 +235,16 @@ class LambdaService(threading.Thread):
         return process.startswith(WORKER_PREFIX)
 
     def holders(self) -> dict[str, int]:
-        """Slot session names with an invocation running -> its sandbox's pid."""
+        """Slot session names whose invocation is mid-batch -> its sandbox's pid: some of
+        its batch's messages have taken effect and some not yet, so a kill now (the
+        worker_crash fault) leaves a batch Lambda redelivers whole, part of it applied."""
+        recorded = {op.value.key for op in self.recorder.snapshot()
+                    if op.kind == "recorded" and op.ok}
         with self._lock:
-            return {name: inv.proc.pid for name, inv in self.running.items()
-                    if inv.proc is not None and inv.proc.poll() is None}
+            running = [(name, inv) for name, inv in self.running.items()
+                       if inv.proc is not None and inv.proc.poll() is None]
+        return {name: inv.proc.pid for name, inv in running  # type: ignore[union-attr]
+                if _mid_batch(self.keys, inv.batch, recorded)}
 
     def kill(self, name: str) -> bool:
         """SIGKILL the invocation `name` runs (worker_crash: killed mid-batch)."""
@@ -259,6 +266,13 @@ class LambdaService(threading.Thread):
                     invocation.proc.kill()
         if self.is_alive():
             self.join()
+
+
+def _mid_batch(keys: Callable[[str], str | None], batch: list[dict[str, Any]],
+               recorded: set[str]) -> bool:
+    """Whether some of the batch's keyed messages have a recorded effect and some not."""
+    found = {keys(m.get("Body", "")) for m in batch} - {None}
+    return bool(found & recorded) and bool(found - recorded)
 
 
 def _env(creds: aws.Credentials) -> dict[str, str]:

@@ -56,5 +56,7 @@ def service(ctx: RunContext, bound: Bound) -> LambdaService:
         "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT], "AWS_REGION": aws.REGION,
         "AWS_DEFAULT_REGION": aws.REGION, "PATH": "/usr/bin:/bin", "HOME": "/tmp",
         "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
+    describe = ctx.scenario.workload_module.describe
     return LambdaService(found, bound.confinement, endpoint, session_for, bound.gateway.url,
-                         ctx.admin("lambda"), ctx.run_dir, ctx.recorder)
+                         ctx.admin("lambda"), ctx.run_dir, ctx.recorder,
+                         lambda body: describe(body).key)
