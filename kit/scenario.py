@@ -451,6 +451,13 @@ def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:
     return tuple(output_names(module))
 
 
+# Fault kinds a Lambda consumer cannot take yet, and why (kit/lambdas/).
+LAMBDA_UNSUPPORTED = {
+    "clock_skew": "it moves the workers' clock, and the kit's Lambda service polls with the "
+                  "function's sessions, whose clock is AWS's",
+}
+
+
 def _check_faults(scenario: Scenario) -> None:
     """Each fault's kind exists, its target suits it and its params fit its schema."""
     from kit.faults import FAULTS, KINDS, References
@@ -462,6 +469,10 @@ def _check_faults(scenario: Scenario) -> None:
                              f"{', '.join(KINDS)}")
         if fault.kind == "none":
             continue
+        if fault.kind in LAMBDA_UNSUPPORTED and scenario.workers is not None \
+                and scenario.workers.kind == "lambda":
+            raise InputError(f"{where}.kind: {fault.kind} is not supported for a Lambda "
+                             f"consumer (workers.kind lambda): {LAMBDA_UNSUPPORTED[fault.kind]}")
         kind = FAULTS[fault.kind]
         target = fault.target or ""
         target_kind = target if target in bindings.SPECIAL_TARGETS else target.split(".")[0]

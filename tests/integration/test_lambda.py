@@ -34,6 +34,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "lambda"
 SC = scenarios.load(FIXTURE / "scenarios" / "sqs-lambda" / "scenario.yaml")
 NO_PARTIAL = "batch-retried-without-partial-response"
 UNIQUE_WRITES = "unique-writes-under-crash"
+SHORT_VISIBILITY = "visibility-below-function-timeout"
 
 tmp_path = traversable_tmp("kit-lambda-")
 
@@ -58,13 +59,16 @@ def _invocations(result: RunResult) -> Counter[str]:
 
 def test_without_partial_batch_responses_the_other_records_are_applied_again(
         tmp_path: Path) -> None:
-    # Two rows of the kill matrix: the raising handler without ReportBatchItemFailures
-    # (no fault: the retries alone re-apply), and the same non-idempotent writes with
-    # partial batch responses under a crash mid-batch (a killed invocation's batch comes
-    # back whole). Each must fail idempotency.effects_once and nothing else.
-    rows = validate(SC, tmp_path, golden=False, only={NO_PARTIAL, UNIQUE_WRITES})
+    # Rows of the kill matrix: the raising handler without ReportBatchItemFailures (no
+    # fault: the retries alone re-apply), and the same non-idempotent writes with partial
+    # batch responses under a crash mid-batch (a killed invocation's batch comes back
+    # whole): each must fail idempotency.effects_once and nothing else. And a queue whose
+    # visibility timeout is below the function's timeout, which Lambda refuses to map.
+    rows = validate(SC, tmp_path, golden=False,
+                    only={NO_PARTIAL, UNIQUE_WRITES, SHORT_VISIBILITY})
     assert {row.subject: (row.ok, [r.outcome for r in row.runs]) for row in rows} == {
-        NO_PARTIAL: (True, ["fail"]), UNIQUE_WRITES: (True, ["fail"])}
+        NO_PARTIAL: (True, ["fail"]), UNIQUE_WRITES: (True, ["fail"]),
+        SHORT_VISIBILITY: (True, ["fail"])}
     crash = next(row for row in rows if row.subject == UNIQUE_WRITES).runs[0]
     assert _invocations(crash)["failed"] >= 1  # the killed invocation
 

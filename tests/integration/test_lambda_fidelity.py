@@ -57,3 +57,28 @@ def test_a_mapped_queue_keeps_its_messages_for_the_poller(sandbox: Sandbox) -> N
         FunctionName=fn["FunctionArn"])["EventSourceMappings"]
     assert (listed["EventSourceArn"], listed["BatchSize"]) == (arn, 5)
     lam.delete_event_source_mapping(UUID=listed["UUID"])
+
+
+def test_a_mapping_needs_the_visibility_timeout_to_cover_the_function(
+        sandbox: Sandbox) -> None:
+    """"Using Lambda with Amazon SQS": the queue's visibility timeout must be at least the
+    function's timeout; CreateEventSourceMapping otherwise answers
+    InvalidParameterValueException "Queue visibility timeout: 2 seconds is less than
+    Function timeout: 5 seconds" (the error quoted in hashicorp/terraform-provider-aws
+    issue 18099). Equal is accepted."""
+    iam, lam, sqs = (aws.client(s, sandbox.moto.url) for s in ("iam", "lambda", "sqs"))
+    role = iam.create_role(RoleName="slow-role", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    fn = lam.create_function(FunctionName="slow", Runtime="python3.11", Role=role,
+                             Handler="handler.handle", Code={"ZipFile": _package()},
+                             Timeout=5)["FunctionArn"]
+    arns = {}
+    for visibility in (2, 5):
+        url = sqs.create_queue(QueueName=f"vis-{visibility}", Attributes={
+            "VisibilityTimeout": str(visibility)})["QueueUrl"]
+        arns[visibility] = sqs.get_queue_attributes(
+            QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    with pytest.raises(lam.exceptions.InvalidParameterValueException,
+                       match="Queue visibility timeout: 2 seconds is less than Function "
+                             "timeout: 5 seconds"):
+        lam.create_event_source_mapping(EventSourceArn=arns[2], FunctionName=fn)
+    lam.create_event_source_mapping(EventSourceArn=arns[5], FunctionName=fn)

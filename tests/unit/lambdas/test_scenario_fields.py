@@ -92,3 +92,13 @@ def test_function_faults_aim_at_a_function(tmp_path: Path, kind: str) -> None:
     ok = _lambda
     assert _load(tmp_path, lambda d: (ok(d), d["faults"].update(slow={
         "kind": kind, "target": "function.consumer", "duration_seconds": 5})) and d)
+
+
+def test_clock_skew_is_refused_for_a_lambda_consumer(tmp_path: Path) -> None:
+    def mutate(data: dict[str, Any]) -> dict[str, Any]:
+        data = _lambda(data)
+        data["faults"]["skew"] = {"kind": "clock_skew", "target": "workers",
+                                  "duration_seconds": 5}
+        return data
+    with pytest.raises(InputError, match="faults.skew.kind: clock_skew is not supported"):
+        _load(tmp_path, mutate)
