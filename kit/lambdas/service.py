@@ -109,15 +109,24 @@ class LambdaService(threading.Thread):
             self.stopping.set()
 
     def _poll(self, slot: int) -> None:
-        """One poller: a session per environment, batches until the run stops."""
+        """One poller: a session per environment, batches until the run stops. A session
+        the role refuses (its trust policy, a fault) is asked for again after a backoff,
+        under the same name: the slot is up, and cannot poll."""
         incarnation = 0
         while not self.stopping.is_set():
             name = f"{WORKER_PREFIX}{slot}#{incarnation}"
             incarnation += 1
-            creds = self.session_for(name)
             self.recorder.record("kit", "worker_start", worker=name, pid=0)
-            sqs = aws.client("sqs", self.gateway_url, creds)
-            ended = self._environment(name, sqs, creds)
+            creds = None
+            while creds is None and not self.stopping.is_set():
+                try:
+                    creds = self.session_for(name)
+                except ClientError:
+                    self.stopping.wait(BACKOFF_SECONDS)
+            ended: dict[str, Any] = {"code": 0}
+            if creds is not None:
+                ended = self._environment(name, aws.client("sqs", self.gateway_url, creds),
+                                          creds)
             self.recorder.record("kit", "worker_exit", worker=name, pid=0, **ended)
 
     def _environment(self, name: str, sqs: Any, creds: aws.Credentials) -> dict[str, Any]:
