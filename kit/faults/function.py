@@ -34,16 +34,19 @@ class FunctionTimeout(FaultKind):
     while the function keeps the timeout it was deployed with, so the relation this fault
     exposes (the queue's visibility timeout against the function's timeout, "Using Lambda
     with Amazon SQS") is the solution's own; lowering the timeout would change it. The
-    mapping's poller talks to SQS from inside the Lambda service and is not slowed.
+    mapping's poller talks to SQS from inside the Lambda service and is not slowed. The
+    window lasts at least the timeout plus `beyond_seconds`.
     """
 
     Params = TimeoutParams
     targets = ("function",)
     timed = True
+    _hold = 0.0
 
     def start(self) -> dict[str, Any]:
         admin = self.ctx.gateway.admin_client("lambda")
         timeout = admin.get_function_configuration(FunctionName=self.value("arn"))["Timeout"]
+        self._hold = max(self.ctx.spec.duration_seconds, timeout + self.params.beyond_seconds)
         latency = int((timeout + self.params.beyond_seconds) * 1000)
         for proxy in self.ctx.proxies.values():
             for stream in STREAMS:
@@ -51,6 +54,11 @@ class FunctionTimeout(FaultKind):
                                 {"latency": latency // 2, "jitter": 0}, stream=stream)
         return {"target": self.ctx.target, "function_timeout_seconds": timeout,
                 "dependency_latency_ms": latency, "dependencies": sorted(self.ctx.proxies)}
+
+    def window(self) -> None:
+        # At least the timeout and its margin: a healed proxy lets the delayed answers
+        # through at once, so a shorter window would end before any invocation timed out.
+        self.ctx.stopping.wait(self._hold)
 
     def heal(self) -> None:
         for proxy in self.ctx.proxies.values():

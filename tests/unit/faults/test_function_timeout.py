@@ -5,6 +5,7 @@ invocation that calls one is killed at its timeout; heal takes every toxic away.
 from __future__ import annotations
 
 import threading
+import time
 
 from kit.faults import FAULTS, FaultContext
 from kit.faults.spec import Fault
@@ -51,3 +52,15 @@ def test_the_default_runs_a_second_past_the_timeout(admin: Admin) -> None:
     proxy = ProxyState()
     _fault(admin, arn, {"endpoint.aws": proxy}).start()  # type: ignore[attr-defined]
     assert sum(a["latency"] for _, a, _ in proxy.toxics.values()) == 4000
+
+
+def test_the_window_outlasts_the_function_timeout(admin: Admin) -> None:
+    # Healing lets the delayed answers through at once: a window shorter than the timeout
+    # would end before any invocation timed out, so it holds at least timeout + margin.
+    arn = function(Timeout=1)
+    fault = _fault(admin, arn, {"endpoint.aws": ProxyState()}, beyond_seconds=0.5)
+    fault.start()  # type: ignore[attr-defined]
+    assert fault._hold == 1.5  # type: ignore[attr-defined]  # the spec's window is 1 s
+    started = time.monotonic()
+    fault.window()  # type: ignore[attr-defined]
+    assert time.monotonic() - started >= 1.5
