@@ -74,3 +74,54 @@ def test_an_invocation_is_mid_batch_once_part_of_its_batch_took_effect() -> None
     assert not _mid_batch(keys, batch, set())  # nothing applied yet
     assert _mid_batch(keys, batch, {"a"})
     assert not _mid_batch(keys, batch, {"a", "b"})  # all applied: a kill loses nothing
+
+
+class Queue:
+    """ReceiveMessage as SQS answers it: up to MaxNumberOfMessages of what is waiting."""
+
+    def __init__(self, waiting: int) -> None:
+        self.waiting = [{"MessageId": f"m{i}", "ReceiptHandle": f"r{i}", "Body": f"k{i}"}
+                        for i in range(waiting)]
+        self.receives = 0
+
+    def receive_message(self, **kwargs: Any) -> dict[str, Any]:
+        self.receives += 1
+        got = self.waiting[:min(kwargs["MaxNumberOfMessages"], 2)]  # two per answer at most
+        del self.waiting[:len(got)]
+        return {"Messages": got}
+
+
+def _mapping(**changes: Any) -> config.MappingConfig:
+    return config.MappingConfig(**{**MAPPING.__dict__, **changes})
+
+
+def test_without_a_window_one_receive_makes_the_batch(tmp_path: Path) -> None:
+    # "Using Lambda with Amazon SQS": without a batching window Lambda invokes with what
+    # one poll returned, up to the batch size.
+    service, _ = _service(tmp_path, _mapping(batch_size=10, window=0))
+    queue = Queue(waiting=6)
+    assert [m["MessageId"] for m in service._gather(queue)] == ["m0", "m1"]
+    assert queue.receives == 1
+
+
+def test_a_window_gathers_up_to_the_batch_size(tmp_path: Path) -> None:
+    # MaximumBatchingWindowInSeconds: records are gathered until the batch is full or the
+    # window ends.
+    service, _ = _service(tmp_path, _mapping(batch_size=5, window=5))
+    queue = Queue(waiting=9)
+    assert len(service._gather(queue)) == 5  # full before the window's end
+    assert queue.receives == 3
+
+
+def test_beyond_the_reserved_concurrency_an_invocation_is_throttled(tmp_path: Path) -> None:
+    # Reserved concurrency 0: the batch is never invoked and nothing of it is deleted.
+    service, recorder = _service(tmp_path, MAPPING)
+    service.limit = 0
+    service.stopping.set()  # no backoff wait
+    creds = aws.Credentials("k", "s", "t", "arn")
+    outcome, fatal = service._invoke("worker-0#0", Queue(2).waiting, creds)
+    assert (outcome.ok, outcome.error, fatal) == (False, "throttled", False)
+    (op,) = recorder.snapshot()
+    assert (op.kind, op.type, op.value.as_dict()["outcome"]) == ("invocation", "fail",
+                                                                 "throttled")
+    assert service.running == {}
