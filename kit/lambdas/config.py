@@ -21,6 +21,10 @@ DEFAULT_TIMEOUT = 3
 # scaling behavior for SQS event source mappings"); five invocations at once is what a
 # run on two shared cores can hold.
 DEFAULT_POLLERS = 5
+# The most invocations the kit runs at once, whatever the mapping allows (AWS scales to
+# 1,000): each is a sandbox on the run's machine, and within its connection budget
+# (kit/sandbox/netns.py PER_WORKER per worker replica).
+MAX_POLLERS = 8
 REPORT_FAILURES = "ReportBatchItemFailures"
 
 
@@ -97,8 +101,8 @@ def pollers(mapping: MappingConfig) -> int:
     """How many invocations the mapping runs at once, before reserved concurrency: its
     maximum concurrency ("Configuring scaling behavior for SQS event source mappings": "the
     maximum number of concurrent functions that an event source can invoke"), else the
-    kit's starting scale."""
-    return mapping.maximum_concurrency or DEFAULT_POLLERS
+    kit's starting scale; at most MAX_POLLERS."""
+    return min(mapping.maximum_concurrency or DEFAULT_POLLERS, MAX_POLLERS)
 
 
 def read(admin: Any, function_arn: str, where: str) -> tuple[FunctionConfig, list[MappingConfig]]:

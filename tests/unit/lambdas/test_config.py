@@ -88,3 +88,9 @@ def test_a_handler_without_a_module_is_refused() -> None:
 def test_mappings_on_other_event_sources_are_not_the_kits() -> None:
     kinesis = {"UUID": "u", "EventSourceArn": "arn:aws:kinesis:us-east-1:1:stream/s"}
     assert config.sqs_mappings([kinesis]) == []
+
+
+def test_the_kit_runs_at_most_max_pollers_invocations_at_once() -> None:
+    mapping = config.mapping_config({"UUID": "u", "EventSourceArn": "arn:aws:sqs:r:1:q",
+                                     "ScalingConfig": {"MaximumConcurrency": 1000}})
+    assert config.pollers(mapping) == config.MAX_POLLERS
