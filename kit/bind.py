@@ -40,6 +40,7 @@ from kit.scenario import Env, EnvLiteral, Scenario
 from kit.toolchain import deps
 
 AWS_ENDPOINT = "endpoint.aws"
+LAMBDA_SERVICE = "lambda.amazonaws.com"  # who assumes a function's execution role
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
 
 
@@ -93,6 +94,8 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
             out[f"{name}.arn"], out[f"{name}.name"] = arn, arn.rsplit(":", 1)[-1]
         elif kind == "role":
             out[f"{name}.name"] = value.rsplit("/", 1)[-1]
+        elif kind == "function":  # arn:aws:lambda:<region>:<account>:function:<name>
+            out[f"{name}.name"] = value.split(":")[6] if value.count(":") >= 6 else value
         elif kind == "bucket":
             out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
         elif kind == "database":
@@ -219,11 +222,13 @@ def _dependencies(scenario: Scenario, workspace: Path) -> tuple[View, dict[str, 
 
 
 def services(scenario: Scenario) -> dict[str, str]:
-    """Team mode: role resource -> the service principal that assumes it (workers.service)."""
+    """Team mode: role resource -> the service principal that assumes it (workers.service;
+    a Lambda consumer's execution role is assumed by lambda.amazonaws.com)."""
     workers = scenario.workers
-    if workers is None or workers.service is None:
+    if workers is None or scenario.trust != "team":
         return {}
-    return {workers.role: workers.service}
+    service = LAMBDA_SERVICE if workers.kind == "lambda" else workers.service
+    return {} if service is None else {workers.role: service}
 
 
 def service_refusal(bound: Bound, role: str) -> Mapping[str, Any] | None:

@@ -28,6 +28,7 @@ kit/deploy/addresses.py; the others are derived by the kit):
 | `topic`    | arn (declared)                                                           |
 | `table`    | name (declared: a DynamoDB table), arn                                   |
 | `policy`   | arn (declared: a customer managed IAM policy, e.g. a baseline boundary)  |
+| `function` | arn (declared: a Lambda function), name                                  |
 
 Besides these, `endpoint.aws` names the workers' AWS endpoint and `workers` the worker
 processes: faults may target them.
@@ -48,12 +49,14 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "topic": ("arn",),
     "policy": ("arn",),
     "table": ("name", "arn"),
+    "function": ("arn", "name"),
 }
 # The AWS services a resource kind lives in (a run of a scenario reaches each of them).
 SERVICES: dict[str, tuple[str, ...]] = {
     "queue": ("sqs",), "role": ("iam", "sts"), "database": ("rds",), "bucket": ("s3",),
     "key": ("kms",), "secret": ("secretsmanager",), "topic": ("sns",),
     "table": ("dynamodb",),
+    "function": ("lambda",),
 }
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")

@@ -41,10 +41,18 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 | recorded          | observer      | key: str, fields: dict: the DB poller first saw this      |
 |                   |               | effect row (time = first seen); the final read emits one  |
 |                   |               | for every row not seen before                             |
-| worker_start      | kit           | worker (session name), pid: int                           |
+| worker_start      | kit           | worker (session name), pid: int (0: a slot of the kit's   |
+|                   |               | Lambda service, kit/lambdas/, whose invocations each get |
+|                   |               | a sandbox of their own)                                   |
 | worker_exit       | kit           | worker, pid: int, code: int|None, signal: str|None,       |
 |                   |               | refused: str (optional; its sandbox could not start on a  |
 |                   |               | limit the solution's own processes filled)                |
+| lambda            | kit           | function, handler, timeout, reserved, code, mapping: what |
+|                   |               | the kit's Lambda service read of the deployed function   |
+| invocation        | worker-N      | (Lambda consumers) invoke: function, request_id,          |
+|                   |               | batch_size, message_ids; ok/fail: function, batch_size,   |
+|                   |               | outcome (success / partial / failed), reason, deleted,    |
+|                   |               | seconds; fail with outcome throttled: never invoked       |
 | fault_start       | nemesis       | fault: str, detail: any                                   |
 | fault_end         | nemesis       | fault: str, detail: any                                   |
 | fault_not_injected| nemesis       | fault: str, reason: str: the workload never reached the   |

@@ -90,10 +90,15 @@ Env = dict[str, str | EnvLiteral]
 
 
 class Workers(Strict):
-    """The solution's worker processes: command, count, role and environment; in team mode
-    also their directory (`cwd`, relative to the solution) and the service principal they
-    run as (`service`: the kit assumes `role` only if its trust policy admits it)."""
+    """The solution's consumers: worker processes (command, count, role, environment; in
+    team mode also their directory, `cwd`, relative to the solution, and the service
+    principal they run as, `service`: the kit assumes `role` only if its trust policy admits
+    it), or with `kind: lambda` a Lambda function the kit runs as the Lambda service would,
+    behind its SQS event source mapping (kit/lambdas/): `function` names the `function.*`
+    resource, `source` (relative to the solution) its handler's code, else the package the
+    function was deployed from; `role` is its execution role's resource."""
 
+    kind: Literal["process", "lambda"] = "process"
     command: tuple[str, ...] = ("python", "-m", "worker")
     replicas: int = Field(3, ge=1, le=16)
     stop_grace_seconds: float = Field(5.0, gt=0)
@@ -101,6 +106,26 @@ class Workers(Strict):
     env: Env = {}  # besides the AWS_* ones the kit sets
     cwd: str | None = None  # team only
     service: str | None = None  # team only, e.g. ecs-tasks.amazonaws.com
+    function: str | None = None  # kind lambda: the function resource
+    source: str | None = None  # kind lambda: the handler's directory in the solution
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Workers:
+        if self.kind == "lambda":
+            if self.function is None:
+                raise ValueError("kind lambda needs `function`: the function.* resource "
+                                 "of the consumer (e.g. function: function.consumer)")
+            if self.env:
+                raise ValueError("kind lambda takes its environment from the deployed "
+                                 "function (its `environment` block), not `env`")
+            if self.source is not None and (self.source.startswith("/")
+                                            or ".." in Path(self.source).parts):
+                raise ValueError(f"source {self.source!r} must be a directory inside the "
+                                 "solution (relative, without '..')")
+        elif self.function is not None or self.source is not None:
+            raise ValueError("`function` and `source` are for kind lambda only "
+                             "(add `kind: lambda`)")
+        return self
 
 
 class Messages(Strict):
@@ -528,7 +553,9 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
                 "workload.drill.app.database": (drill.app.database, "database"),
                 "workload.drill.runbook.role": (drill.runbook.role, "role")}
     assert scenario.workers and workload.producer and workload.effects
-    return {"workers.role": (scenario.workers.role, "role"),
+    lambda_ = ({"workers.function": (scenario.workers.function, "function")}
+               if scenario.workers.function is not None else {})
+    return {"workers.role": (scenario.workers.role, "role"), **lambda_,
             "workload.producer.role": (workload.producer.role, "role"),
             **({"workload.producer.queue": (workload.producer.queue, "queue")}
                if workload.producer.queue else
@@ -550,6 +577,13 @@ def _baseline_outputs(scenario: Scenario) -> tuple[str, ...]:
     return tuple(output_names(module))
 
 
+# Fault kinds a Lambda consumer cannot take yet, and why (kit/lambdas/).
+LAMBDA_UNSUPPORTED = {
+    "clock_skew": "it moves the workers' clock, and the kit's Lambda service polls with the "
+                  "function's sessions, whose clock is AWS's",
+}
+
+
 def _check_faults(scenario: Scenario) -> None:
     """Each fault's kind exists, its target suits it and its params fit its schema."""
     from kit.faults import FAULTS, KINDS, References
@@ -561,6 +595,10 @@ def _check_faults(scenario: Scenario) -> None:
                              f"{', '.join(KINDS)}")
         if fault.kind == "none":
             continue
+        if fault.kind in LAMBDA_UNSUPPORTED and scenario.workers is not None \
+                and scenario.workers.kind == "lambda":
+            raise InputError(f"{where}.kind: {fault.kind} is not supported for a Lambda "
+                             f"consumer (workers.kind lambda): {LAMBDA_UNSUPPORTED[fault.kind]}")
         kind = FAULTS[fault.kind]
         target = fault.target or ""
         target_kind = target if target in bindings.SPECIAL_TARGETS else target.split(".")[0]

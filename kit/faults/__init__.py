@@ -14,6 +14,7 @@ from kit.faults.base import (
     wait_for,
 )
 from kit.faults.clock import ClockSkew
+from kit.faults.function import FunctionThrottle, FunctionTimeout
 from kit.faults.iam import (
     BoundaryTightened,
     IamDeny,
@@ -44,6 +45,8 @@ FAULTS: dict[str, type[FaultKind]] = {
     "instance_delete": InstanceDelete,
     "reboot_failover": MaintenanceReboot,
     "clock_skew": ClockSkew,
+    "function_timeout": FunctionTimeout,
+    "function_throttle": FunctionThrottle,
 }
 KINDS = ("none", *FAULTS)
 

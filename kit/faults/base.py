@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from kit.faults.rds import DrillHooks
     from kit.faults.spec import Fault
     from kit.gateway.server import Gateway
+    from kit.lambdas.service import LambdaService
     from kit.sandbox.toxiproxy import Proxy
     from kit.workload.supervisor import Supervisor
 
@@ -60,7 +61,7 @@ class FaultContext:
     spec: Fault
     params: BaseModel
     recorder: Recorder
-    supervisor: Supervisor | None
+    supervisor: Supervisor | LambdaService | None  # a Lambda consumer's service (kit/lambdas)
     gateway: Gateway
     stopping: threading.Event
     proxies: Mapping[str, Proxy] = field(default_factory=dict)  # network target -> proxy

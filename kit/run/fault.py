@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from kit.bind import Bound
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.faults.rds import DrillHooks
+from kit.lambdas.service import LambdaService
 from kit.run.context import RunContext
 from kit.workload.supervisor import Supervisor
 
@@ -18,7 +19,7 @@ class FaultHooks:
     """What a workload kind adds for its fault: the workers' supervisor and the keys sent
     once (the queue workload), or the drill's plane, application and runbook."""
 
-    supervisor: Supervisor | None = None
+    supervisor: Supervisor | LambdaService | None = None
     single_send_keys: frozenset[str] = frozenset()
     drill: DrillHooks | None = None
 

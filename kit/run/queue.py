@@ -13,6 +13,8 @@ from kit import aws
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
+from kit.lambdas import wiring as lambda_wiring
+from kit.lambdas.service import LambdaService
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, ItemObserver, Observer
@@ -72,11 +74,14 @@ class QueueWorkload:
         self.stopping.set()
         return True
 
-    def _supervisor(self) -> Supervisor:
-        """The solution's workers, each with its own role session."""
+    def _supervisor(self) -> Supervisor | LambdaService:
+        """The solution's workers, each with its own role session (or, for a Lambda
+        consumer, the kit's Lambda service polling for it: kit/lambdas/)."""
         scenario, bound = self.ctx.scenario, self.bound
         workers = scenario.workers
         assert workers is not None
+        if workers.kind == "lambda":
+            return lambda_wiring.service(self.ctx, bound)
         home = self.ctx.work / "worker-home"
         home.mkdir()
         # The same for every fault: nothing the workers see announces one before it happens.

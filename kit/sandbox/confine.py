@@ -109,12 +109,14 @@ class Confinement:
 
     def spawn(self, argv: Sequence[str], *, env: Mapping[str, str],
               stdout: int | IO[Any] | None, stderr: int | IO[Any] | None,
-              cwd: str | None = None, text: bool = False) -> Confined:
-        """Start argv confined, in `cwd` (default: the workspace); the kit's handle on it."""
+              cwd: str | None = None, text: bool = False,
+              stdin: int | IO[Any] | None = subprocess.DEVNULL) -> Confined:
+        """Start argv confined, in `cwd` (default: the workspace); the kit's handle on it.
+        `stdin` (default: none) is e.g. a Lambda invocation's event file."""
         if cwd is None:
             cwd = self.workspace[1] if self.workspace else "/"
         if not self.confined:
-            return self._unconfined(argv, cwd, env, stdout, stderr, text)
+            return self._unconfined(argv, cwd, env, stdout, stderr, text, stdin)
         found = support()
         assert found.bwrap is not None and found.python is not None
         status_r, status_w = os.pipe()
@@ -130,7 +132,7 @@ class Confinement:
             args = [found.bwrap, *self._bwrap_args(found, data), "--info-fd", str(info_w),
                     "--", found.python, "-I", "-S", "-c", INIT_SOURCE, str(spec)]
             popen = subprocess.Popen(
-                args, env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL, stdout=stdout,
+                args, env={"PATH": "/usr/bin:/bin"}, stdin=stdin, stdout=stdout,
                 stderr=stderr, text=text, start_new_session=True, cwd="/",
                 pass_fds=(status_w, info_w, *data), preexec_fn=preexec)
         except BaseException:
@@ -192,7 +194,8 @@ class Confinement:
 
     def _unconfined(self, argv: Sequence[str], cwd: str, env: Mapping[str, str],
                     stdout: int | IO[Any] | None, stderr: int | IO[Any] | None,
-                    text: bool) -> Confined:
+                    text: bool, stdin: int | IO[Any] | None = subprocess.DEVNULL
+                    ) -> Confined:
         """Where no sandbox can be made: the process as before (rlimits, network)."""
         preexec, group_fds = self._preexec(root=False)
         if self.workspace:  # the sandbox's path of the workspace, on the host
@@ -202,7 +205,7 @@ class Confinement:
         try:
             popen = subprocess.Popen(
                 list(argv), cwd=cwd,
-                env=dict(env), stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                env=dict(env), stdin=stdin, stdout=stdout, stderr=stderr,
                 text=text, start_new_session=True, preexec_fn=preexec)
         finally:
             for fd in group_fds:

@@ -51,8 +51,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     # services it composes, while its package's modules are the pieces below.
     ("sandbox", {"kit.sandbox.__init__"}),
     # What runs on the deployed infrastructure: producer, supervised workers, observers,
-    # the drill's app and runbook.
-    ("workload", {"kit.workload"}),
+    # the drill's app and runbook; the Lambda service that runs a function's handler.
+    ("workload", {"kit.workload", "kit.lambdas"}),
     # The kit's AWS front door: authenticates and authorizes each worker call (IAM logic)
     # and records it; reads resource policies the way the workload's observer does.
     ("gateway", {"kit.gateway"}),
@@ -65,7 +65,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     # (one-defect solutions) materialized.
     ("solution", {"kit.bind", "kit.variants"}),
     # One run: sandbox, deploy, bind, workload or drill, fault, observe, check.
-    ("pipeline", {"kit.run"}),
+    ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
     # Many runs: the kill matrix, the cross-check of two emulators.
     ("evaluations", {"kit.validate", "kit.crosscheck"}),
     # What people and CI read of runs and matrices.

@@ -19,6 +19,7 @@ from kit.sandbox.fidelity import (
     errors,
     iam,
     kms,
+    lambda_esm,
     rds,
     s3,
     secretsmanager,
@@ -31,8 +32,9 @@ Fix = Callable[[], None]
 # and every answer goes through the error handling.
 EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist)
 # The rest per service, keyed as moto names the backend app it makes on a service's first
-# request: a sandbox then starts without importing every service's models (EC2's alone
-# take seconds), and each fix is in place before its service answers.
+# request ("awslambda" for Lambda): a sandbox then starts without importing every
+# service's models (EC2's alone take seconds), and each fix is in place before its service
+# answers.
 BY_SERVICE: dict[str, tuple[Fix, ...]] = {
     "dynamodb": (dynamodb.item_operations_are_atomic,),
     "ec2": (ec2.subnets_filter_by_ipv6_association,
@@ -54,10 +56,12 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
            s3.bucket_policies_left_to_the_gateway),
     "secretsmanager": (secretsmanager.rotation_schedules_are_kept,
                        secretsmanager.managed_rotation_can_be_cancelled),
+    "awslambda": (lambda_esm.mappings_need_the_visibility_timeout_to_cover_the_function,),
     "sns": (sns.data_protection_policies_are_stored,),
     "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
             sqs.receives_are_atomic, sqs.deduplication_outlives_deletion,
-            sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire),
+            sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire,
+            lambda_esm.event_source_mappings_left_to_the_kit),
 }
 FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)
 

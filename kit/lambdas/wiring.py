@@ -1,0 +1,62 @@
+"""The Lambda service of a run, built from what was deployed and bound (the queue workload
+uses it in place of the worker supervisor for `workers: {kind: lambda}`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kit import aws
+from kit.bind import AWS_ENDPOINT, Bound
+from kit.lambdas import config, package
+from kit.lambdas.service import Deployed, LambdaService
+from kit.run.context import RunContext
+
+
+def deployed(ctx: RunContext, bound: Bound) -> Deployed:
+    """The scenario's function as deployed: its config, its first enabled SQS mapping
+    (by queue ARN), that queue's URL and the handler's directory in the workspace."""
+    workers = ctx.scenario.workers
+    assert workers is not None and workers.function is not None and ctx.tf is not None
+    arn = bound.values[f"{workers.function}.arn"]
+    function, mappings = config.read(ctx.admin("lambda"), arn,
+                                     f"workers.function {workers.function}")
+    enabled = sorted((m for m in mappings if m.enabled), key=lambda m: m.queue_arn)
+    mapping = enabled[0] if enabled else None
+    url = ""
+    if mapping is not None:
+        url = ctx.admin("sqs").get_queue_url(
+            QueueName=mapping.queue_arn.rsplit(":", 1)[-1],
+            QueueOwnerAWSAccountId=mapping.queue_arn.split(":")[4])["QueueUrl"]
+    code = package.code_dir(ctx.tf.dir, workers.source, function.name, ctx.tf.root)
+    ctx.recorder.record("kit", "lambda", function=function.name, handler=function.handler,
+                        timeout=function.timeout, reserved=function.reserved, code=code,
+                        mapping=None if mapping is None else {
+                            "queue_arn": mapping.queue_arn, "batch_size": mapping.batch_size,
+                            "window": mapping.window,
+                            "maximum_concurrency": mapping.maximum_concurrency,
+                            "report_failures": mapping.report_failures})
+    return Deployed(function, mapping, url, code)
+
+
+def service(ctx: RunContext, bound: Bound) -> LambdaService:
+    """The run's Lambda service: sessions of the function's execution role per slot."""
+    found = deployed(ctx, bound)
+
+    def session_for(name: str) -> aws.Credentials:
+        # Lambda assumes the function's own role (its `role`), whatever the scenario binds.
+        creds = aws.assume(bound.gateway.url_of("sts"), bound.harness, found.function.role,
+                           name)
+        bound.gateway.register(creds.access_key_id, name,
+                               secret_access_key=creds.secret_access_key,
+                               session_token=creds.token, role_arn=found.function.role,
+                               principal_arn=creds.arn)
+        return creds
+
+    endpoint: dict[str, Any] = {
+        "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT], "AWS_REGION": aws.REGION,
+        "AWS_DEFAULT_REGION": aws.REGION, "PATH": "/usr/bin:/bin", "HOME": "/tmp",
+        "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
+    describe = ctx.scenario.workload_module.describe
+    return LambdaService(found, bound.confinement, endpoint, session_for, bound.gateway.url,
+                         ctx.admin("lambda"), ctx.run_dir, ctx.recorder,
+                         lambda body: describe(body).key)
