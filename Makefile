@@ -45,11 +45,17 @@ eval: setup
 	@test -n "$(SCENARIO)" || { echo "usage: make eval SCENARIO=<name> [SOLUTION=<dir>] [FAULT=<f>] [SEED=<n>]"; exit 2; }
 	$(KIT) eval $(SCENARIO) $(if $(SOLUTION),--solution $(SOLUTION)) $(if $(FAULT),--fault $(FAULT)) $(if $(SEED),--seed $(SEED))
 
+# a team repository, checked as it is (its .kit/ holds its scenarios and variants)
+TEAM_REPO = examples/team-repo
+
 ## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's; on
-## EMULATOR=localstack if given), and the every-fault sweeps marked slow
+## EMULATOR=localstack if given), the example team repository's scenarios, and the
+## every-fault sweeps marked slow
 validate: setup-localstack
 	@set -e; for s in $(if $(SCENARIO),$(SCENARIO),$$($(KIT) list --names)); do \
 	  $(KIT) validate $$s --jobs $(JOBS) $(if $(EMULATOR),--emulator $(EMULATOR)); done
+	$(if $(SCENARIO),,@set -e; for s in $$(ls $(TEAM_REPO)/.kit/scenarios); do \
+	  $(KIT) validate $$s --scenarios $(TEAM_REPO)/.kit --jobs $(JOBS); done)
 	$(if $(SCENARIO),,$(call phases,slow,))
 
 # $(call phases,<marker expression>,<pytest options>): the tests selected, in two phases:
