@@ -76,4 +76,5 @@ def main():
     answer.flush()
 
 
-main()
+if __name__ == "__main__":
+    main()
