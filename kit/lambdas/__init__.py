@@ -2,6 +2,7 @@
 
 `config` reads what was deployed (the function and its mapping), `event` builds the SQS
 event and reads the partial batch response, `bootstrap` is the runtime inside each
-invocation's sandbox, `invoke` runs one invocation confined under the function's timeout,
+execution environment's sandbox, `invoke` runs an environment confined and each of its
+invocations under the function's timeout,
 `service` polls the queue as the mapping does and invokes at the allowed concurrency.
 """

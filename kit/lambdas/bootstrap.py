@@ -1,11 +1,14 @@
-"""The runtime inside one invocation's sandbox: imports the handler, calls it, answers.
+"""The runtime inside one execution environment's sandbox: imports the handler once,
+then calls it for each invocation and answers.
 
 Run as `python -c <this source>` in the function's sandbox (it moves to the code's
-root, LAMBDA_TASK_ROOT), standard library only. stdin holds the invocation: {"event",
-"context": {code, request_id, function_name, function_arn, memory, timeout_ms,
-log_group}}. The answer, on the stdout the kit gave: "ready" once the handler is imported
-(Lambda's Init phase ends, the Invoke phase and its timeout begin), then one JSON line,
-{"ok": true, "response": ...} or {"ok": false, "error": ...}. The handler's own stdout
+root, LAMBDA_TASK_ROOT), standard library only. stdin holds one invocation per line:
+{"event", "context": {code, request_id, function_name, function_arn, memory, timeout_ms,
+log_group}}; it ends when the kit closes stdin. The answers, on the stdout the kit gave:
+"ready" once the handler is imported (Lambda's Init phase ends, the first Invoke phase and
+its timeout begin), then one JSON line per invocation, {"ok": true, "response": ...} or
+{"ok": false, "error": ...}. Module state (clients made at import) lives on between
+invocations, as in a reused Lambda execution environment. The handler's own stdout
 goes to stderr (the function's log), as print() in Lambda goes to CloudWatch Logs, so
 nothing it prints is read as the answer.
 """
@@ -55,25 +58,31 @@ def main():
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the handler's prints: the log, never the answer
     sys.stdout = os.fdopen(1, "w", buffering=1)
-    invocation = json.loads(sys.stdin.buffer.read(MAX_INPUT))
-    meta = invocation["context"]
-    os.chdir(meta["code"])  # the code's root, relative to the workspace
-    os.environ["LAMBDA_TASK_ROOT"] = os.getcwd()
-    try:
-        handler = _handler()
-    except Exception as exc:  # an init error fails the invocation
-        answer.write(_failed(exc) + "\n")
-        return
-    answer.write("ready\n")  # the Invoke phase starts: the timeout runs from here
-    answer.flush()
-    started = time.monotonic()
-    try:
-        response = handler(invocation["event"], Context(meta, started))
-        text = json.dumps({"ok": True, "response": response})
-    except Exception as exc:  # the function's error: reported as Lambda reports it
-        text = _failed(exc)
-    answer.write(text + "\n")
-    answer.flush()
+    handler = None
+    while True:  # one invocation per line, until the kit closes stdin
+        line = sys.stdin.buffer.readline(MAX_INPUT)
+        if not line:
+            return
+        invocation = json.loads(line)
+        meta = invocation["context"]
+        if handler is None:  # the environment's first invocation: Init
+            os.chdir(meta["code"])  # the code's root, relative to the workspace
+            os.environ["LAMBDA_TASK_ROOT"] = os.getcwd()
+            try:
+                handler = _handler()
+            except Exception as exc:  # an init error fails the invocation, ends the runtime
+                answer.write(_failed(exc) + "\n")
+                return
+            answer.write("ready\n")  # the Invoke phase starts: the timeout runs from here
+            answer.flush()
+        started = time.monotonic()
+        try:
+            response = handler(invocation["event"], Context(meta, started))
+            text = json.dumps({"ok": True, "response": response})
+        except Exception as exc:  # the function's error: reported as Lambda reports it
+            text = _failed(exc)
+        answer.write(text + "\n")
+        answer.flush()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ What it follows (Lambda developer guide):
   maximum concurrency invocations at once; a reserved concurrency below what the pollers
   want throttles the excess invocations, whose messages return to the queue after the
   visibility timeout.
-The pollers run in the kit (trusted); every handler runs in a sandbox of its own
+The pollers run in the kit (trusted); every execution environment is a sandbox of its own,
+reused for the invocations that follow until a timeout, a crash or a kill ends it
 (kit/lambdas/invoke.py). A slot's session is named like a worker's (`worker-<slot>#<n>`):
 the gateway records its receives and deletes as it does a worker's, so the history and
 the checkers are the worker ones, plus one `invocation` op per invocation. A slot whose
@@ -38,7 +39,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from kit import aws
 from kit.lambdas import config, event
-from kit.lambdas.invoke import Invocation, Outcome, lambda_env
+from kit.lambdas.invoke import Environment, Outcome, lambda_env
 from kit.recorder import Recorder
 from kit.sandbox.confine import Confinement
 from kit.workload.supervisor import WORKER_PREFIX
@@ -68,11 +69,10 @@ class LambdaService(threading.Thread):
         self.deployed, self.confinement, self.endpoint_env = deployed, confinement, endpoint_env
         self.session_for, self.gateway_url, self.admin = session_for, gateway_url, admin
         self.logdir, self.recorder, self.keys = logdir, recorder, keys  # body -> its key
-        self.spool = logdir / "lambda-spool"
-        self.spool.mkdir(exist_ok=True)
         self.slots = config.pollers(deployed.mapping) if deployed.mapping else 0
         self.limit = self._limit(deployed.function.reserved)
-        self.running: dict[str, Invocation] = {}  # slot session name -> its invocation
+        self.running: dict[str, Environment] = {}  # slot session name -> its environment,
+        # while it runs an invocation
         self._killed: set[str] = set()
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -133,15 +133,21 @@ class LambdaService(threading.Thread):
     def _environment(self, name: str, sqs: Any, creds: aws.Credentials) -> dict[str, Any]:
         """Batches of one execution environment until it ends (a timeout, a kill, a crash,
         the stop): how it ended, as a worker_exit's code or signal."""
-        while not self.stopping.is_set():
-            batch = self._gather(sqs)
-            if not batch:
-                continue
-            outcome, fatal = self._invoke(name, batch, creds)
-            self._settle(name, sqs, batch, outcome)
-            if fatal:
-                return {"signal": "SIGKILL"}
-        return {"code": 0}
+        environment = Environment(self.confinement, lambda_env(
+            self.deployed.function, self.endpoint_env, _env(creds)),
+            self.logdir / f"lambda-{name.split('#')[0]}.log")
+        try:
+            while not self.stopping.is_set():
+                batch = self._gather(sqs)
+                if not batch:
+                    continue
+                outcome, fatal = self._invoke(name, batch, environment)
+                self._settle(name, sqs, batch, outcome)
+                if fatal:
+                    return {"signal": "SIGKILL"}
+            return {"code": 0}
+        finally:
+            environment.close()
 
     def _gather(self, sqs: Any) -> list[dict[str, Any]]:
         """Up to the batch size, within the batching window (one receive without one)."""
@@ -164,7 +170,7 @@ class LambdaService(threading.Thread):
                 break
         return batch
 
-    def _invoke(self, name: str, batch: list[dict[str, Any]], creds: aws.Credentials
+    def _invoke(self, name: str, batch: list[dict[str, Any]], environment: Environment
                 ) -> tuple[Outcome, bool]:
         """Run the handler over the batch (or throttle it): the outcome, and whether the
         environment ended with it (a timeout, a kill, a runtime crash)."""
@@ -172,12 +178,9 @@ class LambdaService(threading.Thread):
         ids = [m["MessageId"] for m in batch]
         with self._lock:
             throttled = len(self.running) >= self.limit
-            invocation = Invocation(self.confinement, lambda_env(
-                function, self.endpoint_env, _env(creds)), self.spool,
-                self.logdir / f"lambda-{name.split('#')[0]}.log", request_id)
-            invocation.batch = batch
+            environment.batch = batch
             if not throttled:
-                self.running[name] = invocation
+                self.running[name] = environment
         value = {"function": function.name, "request_id": request_id,
                  "batch_size": len(batch), "message_ids": ids}
         if throttled:
@@ -188,9 +191,9 @@ class LambdaService(threading.Thread):
         self.recorder.record(name, "invocation", type="invoke", **value)
         try:
             assert self.deployed.mapping is not None
-            invocation.start(event.event(batch, self.deployed.mapping.queue_arn, aws.REGION),
-                             self._meta(request_id))
-            outcome = invocation.wait(function.timeout)
+            outcome = environment.invoke(
+                event.event(batch, self.deployed.mapping.queue_arn, aws.REGION),
+                self._meta(request_id), function.timeout)
         finally:
             with self._lock:
                 self.running.pop(name, None)
@@ -198,9 +201,7 @@ class LambdaService(threading.Thread):
         if killed:
             outcome = Outcome(False, error="the execution environment was killed",
                               seconds=outcome.seconds)
-        fatal = killed or outcome.error.startswith(("Task timed out", "Init timed out",
-                                                    "Runtime"))
-        return outcome, fatal
+        return outcome, killed or environment.ended
 
     def _meta(self, request_id: str) -> dict[str, Any]:
         function = self.deployed.function

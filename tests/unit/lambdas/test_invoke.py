@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kit.lambdas.config import FunctionConfig
-from kit.lambdas.invoke import Invocation, lambda_env
+from kit.lambdas.invoke import Environment, lambda_env
 from kit.sandbox.confined import Confined
 
 
@@ -39,18 +39,18 @@ META = {"code": "app", "request_id": "req-1", "function_name": "consumer",
         "log_group": "/aws/lambda/consumer"}
 
 
-def _invoke(tmp_path: Path, source: str, timeout: float = 3) -> tuple[Any, str]:
+def _environment(tmp_path: Path, source: str) -> Environment:
     (tmp_path / "app").mkdir(exist_ok=True)
     (tmp_path / "app" / "handler.py").write_text(source)
-    spool = tmp_path / "spool"
-    spool.mkdir(exist_ok=True)
     env = lambda_env(FUNCTION, {"PATH": "/usr/bin:/bin"}, {"AWS_ACCESS_KEY_ID": "k"})
-    invocation = Invocation(Unconfined(tmp_path), env, spool,  # type: ignore[arg-type]
-                            tmp_path / "log", "req-1")
-    invocation.start({"Records": [{"messageId": "m1"}]}, META)
-    outcome = invocation.wait(timeout)
-    assert not list(spool.iterdir())  # nothing of the invocation is left behind
-    assert invocation.proc is not None and invocation.proc.poll() is not None  # it ended
+    return Environment(Unconfined(tmp_path), env, tmp_path / "log")  # type: ignore[arg-type]
+
+
+def _invoke(tmp_path: Path, source: str, timeout: float = 3) -> tuple[Any, str]:
+    environment = _environment(tmp_path, source)
+    outcome = environment.invoke({"Records": [{"messageId": "m1"}]}, META, timeout)
+    environment.close()
+    assert environment.proc is not None and environment.proc.poll() is not None  # it ended
     return outcome, (tmp_path / "log").read_text()
 
 
@@ -102,9 +102,41 @@ def test_an_import_error_fails_the_invocation(tmp_path: Path) -> None:
 
 def test_a_handler_that_exits_the_runtime_fails(tmp_path: Path) -> None:
     outcome, _ = _invoke(tmp_path, "import os\ndef handle(e, c):\n    os._exit(0)\n")
-    assert (outcome.ok, outcome.error) == (False, "Runtime answered no valid response")
+    assert (outcome.ok, outcome.error) == (False, "Runtime exited without an answer")
 
 
 def test_a_response_that_is_not_json_fails(tmp_path: Path) -> None:
     outcome, _ = _invoke(tmp_path, "def handle(e, c):\n    return object()\n")
     assert not outcome.ok and "TypeError" in outcome.error
+
+
+COUNTER = ("import time\nstarted = time.time()\ncalls = []\n"
+           "def handle(e, c):\n    calls.append(1)\n"
+           "    if e.get('sleep'):\n        time.sleep(e['sleep'])\n"
+           "    return {'calls': len(calls), 'started': started}\n")
+
+
+def test_an_environment_is_reused_until_it_ends(tmp_path: Path) -> None:
+    # "Lambda execution environment lifecycle": Init once, then one Invoke per event; what
+    # the module made at import stays between invocations of one environment.
+    environment = _environment(tmp_path, COUNTER)
+    first = environment.invoke({}, META, 3)
+    second = environment.invoke({}, META, 3)
+    assert first.ok and second.ok, (first.error, second.error)
+    assert (first.response["calls"], second.response["calls"]) == (1, 2)
+    assert first.response["started"] == second.response["started"]  # no second Init
+    assert not environment.ended
+    environment.close()
+    assert environment.ended and environment.proc is not None
+    assert environment.proc.poll() is not None
+
+
+def test_a_timeout_ends_the_environment(tmp_path: Path) -> None:
+    # A timed-out invocation's environment is not reused: the next one starts cold.
+    environment = _environment(tmp_path, COUNTER)
+    assert environment.invoke({}, META, 3).ok
+    timed_out = environment.invoke({"sleep": 30}, META, 0.5)
+    assert timed_out.error == "Task timed out after 0.50 seconds" and environment.ended
+    assert environment.proc is not None and environment.proc.poll() is not None
+    again = _environment(tmp_path, COUNTER).invoke({}, META, 3)
+    assert again.ok and again.response["calls"] == 1

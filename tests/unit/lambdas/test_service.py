@@ -12,6 +12,7 @@ from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.lambdas import config
+from kit.lambdas.invoke import Environment
 from kit.lambdas.service import Deployed, LambdaService, _mid_batch
 from kit.recorder import Recorder
 
@@ -118,8 +119,8 @@ def test_beyond_the_reserved_concurrency_an_invocation_is_throttled(tmp_path: Pa
     service, recorder = _service(tmp_path, MAPPING)
     service.limit = 0
     service.stopping.set()  # no backoff wait
-    creds = aws.Credentials("k", "s", "t", "arn")
-    outcome, fatal = service._invoke("worker-0#0", Queue(2).waiting, creds)
+    environment = Environment(service.confinement, {}, tmp_path / "log")
+    outcome, fatal = service._invoke("worker-0#0", Queue(2).waiting, environment)
     assert (outcome.ok, outcome.error, fatal) == (False, "throttled", False)
     (op,) = recorder.snapshot()
     assert (op.kind, op.type, op.value.as_dict()["outcome"]) == ("invocation", "fail",
