@@ -79,3 +79,15 @@ def assume(endpoint: str, harness: Credentials, role_arn: str, session: str) -> 
     out = reply["Credentials"]
     return Credentials(out["AccessKeyId"], out["SecretAccessKey"], out["SessionToken"],
                        reply["AssumedRoleUser"]["Arn"])
+
+
+def queue_url(sqs: Any, arn: str) -> str:
+    """The URL of the queue `arn` names (GetQueueUrl with the ARN's account)."""
+    _, _, _, _, owner, name = arn.split(":", 5)
+    return sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=owner)["QueueUrl"]
+
+
+def topic_subscriptions(sns: Any, topic: str) -> list[dict[str, Any]]:
+    """Every subscription of the topic `topic` (ListSubscriptionsByTopic, all pages)."""
+    pages = sns.get_paginator("list_subscriptions_by_topic").paginate(TopicArn=topic)
+    return [s for page in pages for s in page.get("Subscriptions", [])]

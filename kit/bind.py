@@ -61,7 +61,10 @@ class Bound:
 
     def session(self, role: str, process: str) -> aws.Credentials:
         """A fresh session of a role resource, registered with the gateway for `process`."""
-        arn = self.roles[role]
+        return self.session_of(self.roles[role], process)
+
+    def session_of(self, arn: str, process: str) -> aws.Credentials:
+        """A fresh session of the role `arn`, registered with the gateway for `process`."""
         creds = aws.assume(self.gateway.url_of("sts"), self.harness, arn, process)
         self.gateway.register(creds.access_key_id, process,
                               secret_access_key=creds.secret_access_key,

@@ -48,6 +48,7 @@ from xml.sax.saxutils import escape
 
 from botocore.exceptions import ClientError
 
+from kit import aws
 from kit.gateway import replies
 from kit.gateway.actions import Call
 from kit.gateway.policies import PolicyStore, Resource
@@ -198,8 +199,7 @@ class Fanout:
         """The topic's subscriptions with their delivery attributes, from the emulator."""
         sns = self._client("sns")
         out = []
-        pages = sns.get_paginator("list_subscriptions_by_topic").paginate(TopicArn=topic)
-        for item in (s for page in pages for s in page.get("Subscriptions", [])):
+        for item in aws.topic_subscriptions(sns, topic):
             arn = item["SubscriptionArn"]
             if not arn.startswith("arn:"):  # PendingConfirmation: nothing is delivered
                 continue

@@ -24,9 +24,7 @@ def deployed(ctx: RunContext, bound: Bound) -> Deployed:
     mapping = enabled[0] if enabled else None
     url = ""
     if mapping is not None:
-        url = ctx.admin("sqs").get_queue_url(
-            QueueName=mapping.queue_arn.rsplit(":", 1)[-1],
-            QueueOwnerAWSAccountId=mapping.queue_arn.split(":")[4])["QueueUrl"]
+        url = aws.queue_url(ctx.admin("sqs"), mapping.queue_arn)
     code = package.code_dir(ctx.tf.dir, workers.source, function.name, ctx.tf.root)
     ctx.recorder.record("kit", "lambda", function=function.name, handler=function.handler,
                         timeout=function.timeout, reserved=function.reserved, code=code,
@@ -44,13 +42,7 @@ def service(ctx: RunContext, bound: Bound) -> LambdaService:
 
     def session_for(name: str) -> aws.Credentials:
         # Lambda assumes the function's own role (its `role`), whatever the scenario binds.
-        creds = aws.assume(bound.gateway.url_of("sts"), bound.harness, found.function.role,
-                           name)
-        bound.gateway.register(creds.access_key_id, name,
-                               secret_access_key=creds.secret_access_key,
-                               session_token=creds.token, role_arn=found.function.role,
-                               principal_arn=creds.arn)
-        return creds
+        return bound.session_of(found.function.role, name)
 
     endpoint: dict[str, Any] = {
         "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT], "AWS_REGION": aws.REGION,

@@ -169,19 +169,16 @@ def subscribed_queues(sns: Any, sqs: Any, topic: str) -> list[str]:
     not, has nothing to wait on."""
     urls = []
     try:
-        items = [s for page in sns.get_paginator("list_subscriptions_by_topic").paginate(
-            TopicArn=topic) for s in page.get("Subscriptions", [])]
+        items = aws.topic_subscriptions(sns, topic)
     except ClientError as exc:
         if exc.response.get("Error", {}).get("Code") not in ("NotFound", "NotFoundException"):
             raise
         return []  # no such topic: the producer's publishes say so (workload.producer_sends)
     for item in items:
-        parts = item["Endpoint"].split(":")
-        if item["Protocol"] != "sqs" or len(parts) != 6:
+        if item["Protocol"] != "sqs" or len(item["Endpoint"].split(":")) != 6:
             continue
         try:
-            urls.append(sqs.get_queue_url(QueueName=parts[5],
-                                          QueueOwnerAWSAccountId=parts[4])["QueueUrl"])
+            urls.append(aws.queue_url(sqs, item["Endpoint"]))
         except ClientError as exc:
             if "NonExistentQueue" not in str(exc) and "QueueDoesNotExist" not in str(exc):
                 raise

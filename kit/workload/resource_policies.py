@@ -16,6 +16,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from kit import aws
 from kit.iam.effective import KEY_SUFFIX
 
 ClientFactory = Callable[[str], Any]
@@ -50,9 +51,8 @@ def read(clients: ClientFactory, resources: Mapping[str, str]
 
 
 def _queue(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
-    _, _, _, _, owner, name = arn.split(":", 5)
     sqs = clients("sqs")
-    url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=owner)["QueueUrl"]
+    url = aws.queue_url(sqs, arn)
     attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy", "KmsMasterKeyId"])
     found = attrs.get("Attributes", {})
     return found.get("Policy"), found.get("KmsMasterKeyId")
