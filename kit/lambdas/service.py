@@ -42,7 +42,7 @@ from kit.lambdas import config, event
 from kit.lambdas.invoke import Environment, Outcome, lambda_env
 from kit.recorder import Recorder
 from kit.sandbox.confine import Confinement
-from kit.workload.supervisor import WORKER_PREFIX
+from kit.workload.supervisor import WORKER_PREFIX, NoSession
 
 REFRESH_SECONDS = 0.5  # how often the deployed reserved concurrency is read again
 RECEIVE_WAIT = 1  # long-poll seconds per receive (short: a stop is seen quickly)
@@ -77,7 +77,7 @@ class LambdaService(threading.Thread):
         self._lock = threading.Lock()
         self.stopping = threading.Event()
         self.crash_looped = False  # a failing handler fails invocations, never the run
-        self.refused = False  # the role's trust is judged before the service starts
+        self.refused = False  # an environment got no session (NoSession)
         self.error: Exception | None = None
 
     def _limit(self, reserved: int | None) -> int:
@@ -122,6 +122,9 @@ class LambdaService(threading.Thread):
             while creds is None and not self.stopping.is_set():
                 try:
                     creds = self.session_for(name)
+                except NoSession:  # the solution's: recorded by session_for, judged there
+                    self.refused = True
+                    self.stopping.set()
                 except ClientError:
                     self.stopping.wait(BACKOFF_SECONDS)
             ended: dict[str, Any] = {"code": 0}

@@ -3,6 +3,7 @@ uses it in place of the worker supervisor for `workers: {kind: lambda}`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kit import aws
@@ -10,6 +11,7 @@ from kit.bind import AWS_ENDPOINT, Bound
 from kit.lambdas import config, package
 from kit.lambdas.service import Deployed, LambdaService
 from kit.run.context import RunContext
+from kit.workload.supervisor import NoSession
 
 
 def deployed(ctx: RunContext, bound: Bound) -> Deployed:
@@ -36,11 +38,16 @@ def deployed(ctx: RunContext, bound: Bound) -> Deployed:
     return Deployed(function, mapping, url, code)
 
 
-def service(ctx: RunContext, bound: Bound) -> LambdaService:
-    """The run's Lambda service: sessions of the function's execution role per slot."""
+def service(ctx: RunContext, bound: Bound, refused: Callable[[], bool]) -> LambdaService:
+    """The run's Lambda service: sessions of the function's execution role per slot, each
+    refused (NoSession) when `refused()` says the role's trust no longer admits Lambda."""
     found = deployed(ctx, bound)
 
     def session_for(name: str) -> aws.Credentials:
+        # Each execution environment assumes the role anew, as Lambda does: a trust policy
+        # narrowed since the last one refuses it.
+        if refused():
+            raise NoSession(name)
         # Lambda assumes the function's own role (its `role`), whatever the scenario binds.
         return bound.session_of(found.function.role, name)
 

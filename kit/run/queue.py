@@ -81,7 +81,7 @@ class QueueWorkload:
         workers = scenario.workers
         assert workers is not None
         if workers.kind == "lambda":
-            return lambda_wiring.service(self.ctx, bound)
+            return lambda_wiring.service(self.ctx, bound, self._refused)
         home = self.ctx.work / "worker-home"
         home.mkdir()
         # The same for every fault: nothing the workers see announces one before it happens.

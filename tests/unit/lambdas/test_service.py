@@ -15,6 +15,7 @@ from kit.lambdas import config
 from kit.lambdas.invoke import Environment
 from kit.lambdas.service import Deployed, LambdaService, _mid_batch
 from kit.recorder import Recorder
+from kit.workload.supervisor import NoSession
 
 FUNCTION = config.FunctionConfig(name="f", arn="arn:aws:lambda:us-east-1:1:function:f",
                                  handler="h.handle", runtime="python3.11", timeout=3,
@@ -35,11 +36,15 @@ def _refused(name: str) -> aws.Credentials:
     raise ClientError({"Error": {"Code": "AccessDenied", "Message": "no"}}, "AssumeRole")
 
 
-def _service(tmp_path: Path, mapping: config.MappingConfig | None) -> tuple[LambdaService,
-                                                                              Recorder]:
+def _untrusted(name: str) -> aws.Credentials:
+    raise NoSession(name)  # the role's trust no longer admits lambda.amazonaws.com
+
+
+def _service(tmp_path: Path, mapping: config.MappingConfig | None,
+             session_for: Any = _refused) -> tuple[LambdaService, Recorder]:
     recorder = Recorder()
     service = LambdaService(Deployed(FUNCTION, mapping, "http://q", "code"), None,  # type: ignore[arg-type]
-                            {}, _refused, "http://gateway", Admin(), tmp_path, recorder,
+                            {}, session_for, "http://gateway", Admin(), tmp_path, recorder,
                             lambda body: body or None)
     return service, recorder
 
@@ -59,6 +64,20 @@ def test_a_refused_session_leaves_each_slot_up_and_idle(tmp_path: Path) -> None:
         ("worker_start", "ok", {"worker": "worker-1#0", "pid": 0}),
         ("worker_exit", "ok", {"worker": "worker-0#0", "pid": 0, "code": 0}),
         ("worker_exit", "ok", {"worker": "worker-1#0", "pid": 0, "code": 0})], key=str)
+
+
+def test_an_environment_its_role_no_longer_trusts_stops_the_service(tmp_path: Path) -> None:
+    # Each new execution environment assumes the role anew (a trust policy narrowed since
+    # the last one refuses it): the service stops by itself, refused, not as an error.
+    service, recorder = _service(tmp_path, MAPPING, _untrusted)
+    service.start()
+    service.join(timeout=10)
+    assert not service.is_alive()
+    assert service.refused and service.error is None
+    ops = _ops(recorder)
+    started = [v["worker"] for kind, _, v in ops if kind == "worker_start"]
+    assert started and sorted(started) == sorted(
+        v["worker"] for kind, _, v in ops if kind == "worker_exit")  # a slot may not start
 
 
 def test_a_function_nothing_maps_is_up_and_never_acts(tmp_path: Path) -> None:
