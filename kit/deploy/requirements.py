@@ -35,6 +35,11 @@ _LOCKED = re.compile(r"locked\s+provider\s+registry\.\S+/(hashicorp)/([\w-]+)\s+
 _CORE = re.compile(r"^Error: Unsupported Terraform Core version$", re.M)
 _CORE_WANTED = re.compile(r'required_version\s*=\s*"([^"]*)"')
 _CORE_RUNNING = re.compile(r"does\s+not\s+support\s+Terraform\s+version\s+(\S+?)\.(?:\s|$)")
+# Terraform 1.12 CHANGELOG (v1.12.0, ENHANCEMENTS): "Logical binary operators can now
+# short-circuit". Before it, both operands of || and && are evaluated, so a guard such as
+# `var.x == null || length(var.x) > 0` fails on the null it guards against: the
+# diagnostic's source line (`  5:     condition = ... || ...`) and its "<x> is null".
+_UNGUARDED = re.compile(r"^\s*\d+:.*(?:\|\||&&).*\n(?:.*\n){0,6}?\s*│?\s*\S+ is null$", re.M)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,17 @@ class Unmet:
 def unmet(text: str, promised: bool = True) -> Unmet | None:
     """The unmet provider constraint or Terraform version in an init's diagnostics, if any."""
     return _provider(text, promised) or _core(text, promised)
+
+
+def short_circuit(text: str) -> Unmet | None:
+    """A failure Terraform 1.12+ would not have: an operand of || or && that a
+    short-circuit guards was null (the kit's gap; only for a stack with no prompt, which
+    could not know the kit's Terraform)."""
+    if _UNGUARDED.search(text) is None:
+        return None
+    return Unmet(True, "the stack needs Terraform 1.12 or later: an operand of || or && "
+                 "guarded by the other was null, and the kit's Terraform (before 1.12) does "
+                 "not short-circuit logical operators (README, Toolchain)")
 
 
 def _provider(text: str, promised: bool) -> Unmet | None:

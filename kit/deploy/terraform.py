@@ -97,6 +97,9 @@ def classify(stage: str, result: Completed, evidence: Evidence | None = None,
     if evidence is not None and evidence.outage:
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering: "
                                   + evidence.outage, text, ("sandbox.outage",))
+    unguarded = None if promised else requirements.short_circuit(text)
+    if unguarded is not None:
+        return EnvironmentFailure(stage, unguarded.message, text)
     own = divergences.own_expression(text)
     if own:  # its own condition failed: whatever its message says is the solution's
         return DeployFailure(stage, text.strip())

@@ -9,6 +9,8 @@ module and of every module, and fails when none does; `required_version` likewis
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,15 @@ from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.sandbox import Sandbox
 
 AWS_VERSION = settings.AWS_PROVIDER["version"]
+
+
+def _terraform_version() -> tuple[int, ...]:
+    """The kit's Terraform's version (OpenTofu's numbers differ: reported as 0)."""
+    binary = settings.terraform_binary() or "terraform"
+    shown = json.loads(subprocess.run([binary, "version", "-json"], capture_output=True,
+                                      text=True, check=True).stdout)
+    version = shown.get("terraform_version", "0") if "tofu" not in binary else "0"
+    return tuple(int(p) for p in version.split("-")[0].split("."))
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +155,35 @@ def test_a_stack_needing_a_newer_terraform_is_the_kits_error_naming_its_version(
         tf.init()
     assert "(>= 99.0.0)" in caught.value.reason and "the kit runs Terraform 1." in \
         caught.value.reason
+
+
+UNGUARDED_TF = """
+variable "subnets" {
+  type    = list(string)
+  default = null
+  validation {
+    condition     = var.subnets == null || length(var.subnets) > 0
+    error_message = "subnets must not be empty."
+  }
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "guarded"
+}
+"""
+
+
+@pytest.mark.skipif(not (1,) <= _terraform_version() < (1, 12),
+                    reason="only a Terraform before 1.12 lacks the short-circuit")
+def test_a_guard_that_needs_terraform_1_12s_short_circuit_is_the_kits_error(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """Terraform v1.12.0 CHANGELOG: "Logical binary operators can now short-circuit"; the
+    kit's Terraform evaluates both operands, so a stack valid on 1.12 fails its plan."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": UNGUARDED_TF}, promised=False)
+    tf.init()
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.apply()
+    assert "needs Terraform 1.12 or later" in caught.value.reason
 
 
 PROFILE_TF = """

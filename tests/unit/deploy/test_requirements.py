@@ -53,6 +53,20 @@ either choose another supported Terraform version or update this version
 constraint. Version constraints are normally set for good reason, so updating
 the constraint may lead to other errors or unexpected behavior.
 """
+# Terraform 1.11.4's plan of `var.x == null || length(var.x) > 0` with x null.
+UNGUARDED = """Planning failed. Terraform encountered an error while generating this plan.
+
+
+Error: Invalid function argument
+
+  on main.tf line 5, in variable "x":
+   5:     condition     = var.x == null || length(var.x) > 0
+    ├────────────────
+    │ while calling length(value)
+    │ var.x is null
+
+Invalid value for "value" parameter: argument must not be null.
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -103,3 +117,12 @@ def test_only_inits_diagnostics_and_the_kits_providers_count() -> None:
     other = OLD_AWS.replace("hashicorp/aws", "cloudposse/awsutils")
     assert requirements.unmet(other) is None
     assert requirements.unmet("Error: Unclosed configuration block") is None
+
+
+def test_a_guard_terraform_1_12_would_short_circuit_is_the_kits_without_a_prompt() -> None:
+    failure = classify("apply", _init_failed(UNGUARDED), promised=False)
+    assert isinstance(failure, EnvironmentFailure) and "1.12" in failure.reason
+    # A scenario's solution is judged by the kit's Terraform; and no || on the line: its own.
+    assert isinstance(classify("apply", _init_failed(UNGUARDED)), DeployFailure)
+    plain = UNGUARDED.replace("var.x == null || ", "")
+    assert isinstance(classify("apply", _init_failed(plain), promised=False), DeployFailure)
