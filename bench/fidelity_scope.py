@@ -1,7 +1,8 @@
 """Whether a corpus example is in scope for `make fidelity`, decided before anything runs.
 
 Out of scope, with the reason: it needs the internet (a module from the Terraform registry),
-another provider than hashicorp/aws or hashicorp/random, a program on the host
+another provider than those the kit builds (hashicorp/aws, random and the utility providers
+of kit/settings.py), a program on the host
 (provisioners, `external` data), or an AWS service outside the kit's provider build. Every
 service in the build is served by moto, so "no emulator serves it" is the last case. The
 checks are the kit's own static gate (kit/deploy/gate.py) and the provider build's
@@ -15,11 +16,12 @@ import json
 import os
 from pathlib import Path
 
-from kit import toolchain
+from kit import settings, toolchain
 from kit.deploy import gate
 from kit.deploy.hcl import Configuration, items, parse
 
-PROVIDERS = ("hashicorp/aws", "hashicorp/random")
+# What the kit builds into its mirror (kit/settings.py): aws, random and the utilities.
+PROVIDERS = tuple(f"hashicorp/{name}" for name in settings.provider_specs())
 # The gate's reasons (kit/deploy/gate.py), as the kind of need that puts an example out.
 KINDS = (("modules must be local", "needs the internet"),
          ("reaches the network", "needs the internet"),

@@ -29,7 +29,7 @@ from pydantic import (
     model_validator,
 )
 
-from kit import bindings
+from kit import bindings, settings
 from kit.checks import INVARIANTS, Invariant, invariants
 from kit.checks.params import ParamError
 from kit.deploy.addresses import check_address
@@ -52,6 +52,16 @@ class Strict(BaseModel):
 class Toolchain(Strict):
     aws_provider: str = "~> 6.0"
     allowed_providers: tuple[str, ...] = ("hashicorp/aws", "hashicorp/random")
+
+    @model_validator(mode="after")
+    def _built(self) -> Toolchain:
+        # A provider the mirror lacks would fail every solution's init for the kit's gap.
+        built = [f"hashicorp/{name}" for name in settings.provider_specs()]
+        for source in self.allowed_providers:
+            if source not in built:
+                raise ValueError(f"allowed_providers: {source} is not in the kit's provider "
+                                 f"mirror, which has: {', '.join(built)}")
+        return self
 
 
 class TerraformLayout(Strict):

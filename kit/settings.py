@@ -19,6 +19,27 @@ RANDOM_PROVIDER = {
     "module": "github.com/terraform-providers/terraform-provider-random",  # its go.mod path
     "revision": "v1.3.2-0.20260824155315-e1092b0cfc07",
 }
+# HashiCorp's utility providers, built the same way into the mirror (a scenario's
+# `allowed_providers` decides which a solution may use). Each is the revision of the
+# release named by `version` that the module proxy serves: its tags past v1 are not Go
+# module versions (no /vN suffix), so the release commit is named by its pseudo-version.
+# null, archive, http and cloudinit: the proxy serves no revision of a release (README).
+UTILITY_PROVIDERS = {
+    "time": {"version": "0.14.2", "module": "github.com/hashicorp/terraform-provider-time",
+             "revision": "v0.14.2"},
+    "local": {"version": "2.9.0",
+              "module": "github.com/terraform-providers/terraform-provider-local",
+              "revision": "v1.4.1-0.20260513075820-3561e410f9fe"},
+    "tls": {"version": "4.2.1", "module": "github.com/hashicorp/terraform-provider-tls",
+            "revision": "v1.2.1-0.20260130152455-857b38cda3fc"},
+}
+
+
+def provider_specs() -> dict[str, dict[str, str]]:
+    """Every hashicorp provider the kit builds into the mirror, by name."""
+    return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **UTILITY_PROVIDERS}
+
+
 TOXIPROXY = {"module": "github.com/Shopify/toxiproxy/v2/cmd/server", "version": "v2.12.0"}
 REGISTRY_HOSTS = ("registry.terraform.io", "registry.opentofu.org")
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt, settings, toolchain
-from kit.deploy import divergences, modules
+from kit.deploy import divergences, modules, requirements
 from kit.deploy.command import Completed, run
 from kit.deploy.evidence import Evidence, Witness
 from kit.deploy.hcl import NOT_COPIED, Configuration, parse
@@ -47,14 +47,6 @@ TIMEOUTS = {"init": 300.0, "validate": 120.0, "apply": 600.0,
 _STILL = re.compile(r"^(\S+): Still (\w+)\.\.\.", re.M)
 _DONE = re.compile(r"^(\S+): (?:Creation|Modifications|Destruction|Read) complete", re.M)
 _PLANNED = re.compile(r"^\s*# (\S+) (?:will be|must be) (\S+(?: \S+)?)", re.M)
-KIT_PROVIDERS = ("aws", "random")
-# The version of each the kit offers (the prompt's constraint admits it): read when needed.
-_OFFERED = {"aws": lambda: settings.AWS_PROVIDER["version"],
-            "random": lambda: settings.RANDOM_PROVIDER["version"]}
-_CONSTRAINT = re.compile(
-    r"(?:no\s+available\s+releases\s+match\s+the\s+given\s+constraints\s+([^\n]*)|"
-    r"locked provider registry\.\S+/hashicorp/(\w+) \S+ does not match)", re.I)
-_PROVIDER_IN_ERROR = re.compile(r"provider (?:registry\.[a-z.]+/)?hashicorp/(\w+)", re.I)
 _REFUSED = re.compile(r"dial tcp 127\.0\.0\.1:\d+: connect: connection refused")
 _ELAPSED = re.compile(r"Still \w+\.\.\. \[(?:(\d+)h)?(?:(\d+)m)?(\d+)s elapsed\]")
 # A resource in progress this long waits on a state the emulator never reaches (moto
@@ -89,40 +81,33 @@ class EnvironmentFailure(KitError):
         return f"terraform {self.stage}: {self.reason}\n{self.diagnostics}".rstrip()
 
 
-def classify(stage: str, result: Completed,
-             evidence: Evidence | None = None) -> KitError | SolutionError:
+def classify(stage: str, result: Completed, evidence: Evidence | None = None,
+             promised: bool = True) -> KitError | SolutionError:
     """Decide whose fault a failed Terraform command is, with a message naming the cause.
 
     The kit's own observations decide (`evidence`: the emulator's journal of the command's
     requests and the kit's probe after it, kit/deploy/evidence.py); Terraform's text only
     names what they confirm, since the solution can write it (a precondition's
     error_message). Without evidence (a command no witness watched) the text decides, but
-    never a diagnostic of the solution's own expressions."""
+    never a diagnostic of the solution's own expressions. `promised`: a prompt named the
+    versions the kit offers (kit/deploy/requirements.py)."""
     text = result.stderr + result.stdout
     if result.returncode is None:
         return _timed_out(stage, text, evidence)
     if evidence is not None and evidence.outage:
         return EnvironmentFailure(stage, "the sandbox emulator stopped answering: "
                                   + evidence.outage, text, ("sandbox.outage",))
+    unguarded = None if promised else requirements.short_circuit(text)
+    if unguarded is not None:
+        return EnvironmentFailure(stage, unguarded.message, text)
     own = divergences.own_expression(text)
     if own:  # its own condition failed: whatever its message says is the solution's
         return DeployFailure(stage, text.strip())
-    if stage == "init" and _CONSTRAINT.search(text):
-        provider = _PROVIDER_IN_ERROR.search(text)
-        name = provider.group(1).lower() if provider else "aws"
-        if name in KIT_PROVIDERS:
-            versions = toolchain.mirror_versions(name)
-            have = ", ".join(versions) or "none"
-            offered = _OFFERED[name]()
-            if offered in versions:  # the prompt's version is there: the constraint is wrong
-                return DeployFailure(stage, (
-                    f"the solution's constraint on hashicorp/{name} excludes the version "
-                    f"the kit offers ({offered}, as the prompt says); the mirror has: "
-                    f"{have}\n\n{text.strip()}"))
-            return EnvironmentFailure(
-                stage, f"the provider mirror has no hashicorp/{name} version matching the "
-                f"solution's constraint, nor the kit's own ({offered}); the mirror has: "
-                f"{have}", text)
+    unmet = requirements.unmet(text, promised) if stage == "init" else None
+    if unmet is not None:  # a provider constraint or required_version the kit cannot meet
+        if unmet.kit:
+            return EnvironmentFailure(stage, unmet.message, text)
+        return DeployFailure(stage, f"{unmet.message}\n\n{text.strip()}")
     trimmed = _outside_the_build(text)
     if trimmed:
         return EnvironmentFailure(stage, trimmed, text)
@@ -229,13 +214,17 @@ class Terraform:
 
     def __init__(self, solution: Path, workdir: Path, *, binary: str | None = None,
                  reattach: str | None = None, provider_cwd: Path | None = None,
-                 readable: tuple[Path, ...] = (), module: Path = Path(".")) -> None:
+                 readable: tuple[Path, ...] = (), module: Path = Path("."),
+                 promised: bool = True) -> None:
         if not solution.is_dir():
             raise InputError(f"solution directory {solution} does not exist")
         if not any((solution / module).glob("*.tf")):
             where = "" if module == Path(".") else f" in its terraform.dir {module}"
             raise InputError(f"solution directory {solution} holds no *.tf file{where}")
         self.module = module  # the root module, relative to the copy (terraform.dir)
+        # A prompt named the versions the kit offers (a scenario run); False for a stack
+        # written for AWS (kit/deploy/requirements.py says what changes).
+        self.promised = promised
         self.local_backend = False  # a backend override (local state) was written
         found = binary or settings.terraform_binary()
         if not found:
@@ -302,15 +291,17 @@ class Terraform:
             self.env.pop("TF_REATTACH_PROVIDERS", None)
             self.reattach = None
 
-    def _cli(self, stage: str, *args: str) -> Completed:
+    def _cli(self, stage: str, *args: str, attach: bool = True) -> Completed:
+        env = self.env if attach else {k: v for k, v in self.env.items()
+                                       if k != "TF_REATTACH_PROVIDERS"}
         with contextlib.ExitStack() as stack:
             with interrupt.deferred():  # its cgroup is removed even on a Ctrl-C
-                confinement = stack.enter_context(self.confinement())
+                confinement = stack.enter_context(self.confinement(attach))
             marks = self.witness.mark() if self.witness else ()
-            result = run([self.binary, *args], cwd=self.root, env=self.env,
+            result = run([self.binary, *args], cwd=self.root, env=env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
         if not result.ok:
-            raise classify(stage, result, self._evidence(marks))
+            raise classify(stage, result, self._evidence(marks), self.promised)
         return result
 
     def _evidence(self, marks: tuple[int, ...]) -> Evidence | None:
@@ -322,15 +313,18 @@ class Terraform:
         with self.confinement() as confinement:
             return confinement.axes()
 
-    def confinement(self) -> Confinement:
-        """What one command may see and reach (its own cgroup, removed after it)."""
+    def confinement(self, attach: bool = True) -> Confinement:
+        """What one command may see and reach (its own cgroup, removed after it); `attach`:
+        to the sandbox's provider, when it has one (an init does not: `init`)."""
         view = View().program(self.binary).show(settings.mirror_dir(),
                                                 settings.cli_config_file(), *self.readable)
         view.show(self.dir, writable=True)
         view.tmpfs[str(self.home)] = DEPLOY.tmp_size
         env = {}
         network = "host"  # terraform starts the AWS provider, which calls the emulator
-        if self.reattach:
+        if self.reattach and not attach:
+            network = "none"  # an init installs from the mirror: nothing to reach
+        elif self.reattach:
             # Attach to the sandbox's running provider instead of starting one per command:
             # its socket is all it needs. Terraform checks that the pid it is given is alive
             # (kill 0): in its sandbox, the provider's is not there, its own (2, the init's
@@ -353,7 +347,11 @@ class Terraform:
         # With the kit's `backend "local"` override Terraform wants that backend initialised
         # (it is local state: nothing is contacted); otherwise none is.
         backend = () if self.local_backend else ("-backend=false",)
-        self._cli("init", "init", "-input=false", "-no-color", *backend)
+        # Never attached: Terraform skips an attached (reattached) provider's version
+        # constraints, so a stack requiring `hashicorp/aws < 6.0` would be applied with the
+        # mirror's 6.x. Unattached, init matches every module's constraints against the
+        # mirror (a link into it: ~0.4 s) and fails on one the mirror cannot meet.
+        self._cli("init", "init", "-input=false", "-no-color", *backend, attach=False)
 
     def seed_modules(self, cache: Path | None, calls: list[modules.Call]) -> None:
         """Install the repository's registry modules from the module cache into the copy
@@ -386,7 +384,7 @@ class Terraform:
                       *self._var_args(variables)], cwd=self.root, env=self.env,
                      timeout=TIMEOUTS["plan"])
         if result.returncode not in (0, 2):  # 2: the plan has changes
-            raise classify("plan", result, self._evidence(marks))
+            raise classify("plan", result, self._evidence(marks), self.promised)
         return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
     def planned_configuration(self) -> dict[str, Any]:

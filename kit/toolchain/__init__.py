@@ -95,6 +95,10 @@ def pieces() -> list[Piece]:
         Piece(f"hashicorp/random {settings.RANDOM_PROVIDER['version']} in mirror",
               str(rnd) if provider_current("random", settings.RANDOM_PROVIDER)
               or registry_mode() else None, setup),
+        *(Piece(f"hashicorp/{name} {spec['version']} in mirror",
+                str(provider_path(name, spec["version"])) if provider_current(name, spec)
+                or registry_mode() else None, setup)
+          for name, spec in settings.UTILITY_PROVIDERS.items()),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
@@ -207,7 +211,9 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     work = settings.cache_dir() / "build" / name
     work.mkdir(parents=True, exist_ok=True)
     logfile = work / "build.log"
-    env = {**os.environ, "GOFLAGS": "-buildvcs=false", "GOTOOLCHAIN": "local"}
+    # The caller's GOFLAGS are kept (e.g. `-p=1` on a shared machine).
+    flags = " ".join(dict.fromkeys(["-buildvcs=false", *os.environ.get("GOFLAGS", "").split()]))
+    env = {**os.environ, "GOFLAGS": flags, "GOTOOLCHAIN": "local"}
     # Only the module itself is downloaded up front; `go build -mod=mod` then fetches just
     # the modules the (possibly trimmed) package graph imports.
     info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
@@ -325,6 +331,8 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     install_toxiproxy(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
+        for name, spec in settings.UTILITY_PROVIDERS.items():
+            install_provider(name, spec, log)
         install_provider("aws", settings.AWS_PROVIDER, log)
     write_cli_config()
 

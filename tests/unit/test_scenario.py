@@ -79,6 +79,9 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
     (lambda d: d["faults"].update(narrow={"kind": "boundary_tightened",
                                            "target": "role.worker", "duration_seconds": 5}),
      "faults.narrow.params.revoke: Field required"),
+    (lambda d: d["toolchain"].update(allowed_providers=["hashicorp/aws", "hashicorp/null"]),
+     "toolchain: Value error, allowed_providers: hashicorp/null is not in the kit's "
+     "provider mirror"),
 ])
 def test_schema_errors_name_the_file_and_field(tmp_path: Path, mutate, field: str) -> None:  # noqa: ANN001
     data = yaml.safe_load(GOOD.read_text())

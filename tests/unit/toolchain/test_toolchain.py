@@ -48,3 +48,34 @@ def test_doctor_without_mirror_prints_the_fix_and_fails(
     assert code != 0
     assert f"hashicorp/aws {settings.AWS_PROVIDER['version']}" in out
     assert "make setup" in out
+
+
+def test_doctor_lists_each_utility_provider_with_its_fix(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("KIT_PROVIDERS", raising=False)
+    cli.main(["doctor"])
+    out = capsys.readouterr().out
+    for name, spec in settings.UTILITY_PROVIDERS.items():
+        assert f"hashicorp/{name} {spec['version']} in mirror" in out
+    assert {"time", "local", "tls"} <= set(settings.provider_specs())
+
+
+def test_the_build_keeps_the_callers_goflags(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A shared machine builds with GOFLAGS=-p=1; the build adds -buildvcs=false to it.
+    monkeypatch.setenv("KIT_CACHE", str(tmp_path))
+    monkeypatch.setenv("GOFLAGS", "-p=1")
+    seen: dict[str, str] = {}
+
+    def fake_run(cmd: list[str], **kwargs: object) -> object:
+        seen["GOFLAGS"] = kwargs["env"]["GOFLAGS"]  # type: ignore[index]
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(toolchain.shutil, "which", lambda name: "/usr/bin/go")
+    monkeypatch.setattr(toolchain.subprocess, "run", fake_run)
+    with pytest.raises(RuntimeError):
+        toolchain.go_build("x", "example.com/x", "v1.0.0", "example.com/x",
+                           tmp_path / "out", print)
+    assert seen["GOFLAGS"] == "-buildvcs=false -p=1"

@@ -1,0 +1,215 @@
+"""Providers and version requirements a real stack carries (issue 25, classes 4, 5, 6, 9),
+through real Terraform and the sandbox's attached AWS provider, as a run deploys.
+
+Terraform, "Version Constraints"
+(https://developer.hashicorp.com/terraform/language/expressions/version-constraints):
+`terraform init` selects, for each provider, a version meeting the constraints of the root
+module and of every module, and fails when none does; `required_version` likewise.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kit import aws, settings
+from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
+from kit.sandbox import Sandbox
+
+AWS_VERSION = settings.AWS_PROVIDER["version"]
+
+
+def _terraform_version() -> tuple[int, ...]:
+    """The kit's Terraform's version (OpenTofu's numbers differ: reported as 0)."""
+    binary = settings.terraform_binary() or "terraform"
+    shown = json.loads(subprocess.run([binary, "version", "-json"], capture_output=True,
+                                      text=True, check=True).stdout)
+    version = shown.get("terraform_version", "0") if "tofu" not in binary else "0"
+    return tuple(int(p) for p in version.split("-")[0].split("."))
+
+
+@pytest.fixture(scope="module")
+def sandbox():  # noqa: ANN201
+    with Sandbox(postgres=False, provider=True) as sb:
+        yield sb
+
+
+def _terraform(sandbox: Sandbox, tmp_path: Path, files: dict[str, str], *,
+               promised: bool = True, **configure: object) -> Terraform:
+    """A configured working copy of a stack made of `files`, attached to the sandbox's
+    provider as a run's is."""
+    solution = tmp_path / "solution"
+    for name, text in files.items():
+        (solution / name).parent.mkdir(parents=True, exist_ok=True)
+        (solution / name).write_text(text)
+    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
+                   provider_cwd=sandbox.provider.cwd, promised=promised)
+    assert tf.reattach, "the stack must run with the attached provider"
+    tf.configure(sandbox.moto.url, **configure)
+    return tf
+
+
+UTILITIES_TF = """
+terraform {
+  required_providers {
+    aws   = { source = "hashicorp/aws", version = "~> 6.0" }
+    time  = { source = "hashicorp/time", version = "~> 0.13" }
+    local = { source = "hashicorp/local", version = "~> 2.5" }
+    tls   = { source = "hashicorp/tls", version = "~> 4.0" }
+  }
+}
+
+resource "time_static" "created" {}
+
+resource "time_offset" "expiry" {
+  base_rfc3339 = time_static.created.rfc3339
+  offset_days  = 7
+}
+
+resource "tls_private_key" "deploy" {
+  algorithm = "ED25519"
+}
+
+resource "local_file" "public_key" {
+  filename = "${path.module}/deploy.pub"
+  content  = tls_private_key.deploy.public_key_openssh
+}
+
+resource "aws_key_pair" "deploy" {
+  key_name   = "deploy"
+  public_key = tls_private_key.deploy.public_key_openssh
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "utilities"
+  tags = { expires = time_offset.expiry.rfc3339, key = local_file.public_key.id }
+}
+"""
+
+
+def test_a_stack_using_the_time_local_and_tls_providers_applies_and_destroys(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """The utility providers the mirror holds (null, archive, http and cloudinit are not
+    served by the module proxy: README, Toolchain) install offline beside the attached AWS
+    provider, read back clean and destroy."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": UTILITIES_TF})
+    tf.init()
+    tf.apply()
+    assert (tf.root / "deploy.pub").read_text().startswith("ssh-ed25519 ")
+    assert tf.pending_changes() == []
+    tf.destroy()
+    assert not (tf.root / "deploy.pub").exists()
+
+
+OLD_AWS = {
+    "main.tf": 'module "queue" {\n  source = "./queue"\n}\n',
+    # The constraint is a module's, not the root's: Terraform merges both (the docs above).
+    "queue/main.tf": """
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "< 6.0" }
+  }
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "old"
+}
+""",
+}
+
+
+def test_a_stack_requiring_aws_below_6_is_the_kits_error_naming_the_mirrors_version(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """Attached, init used to skip the AWS provider's constraint and the stack was applied
+    with the mirror's 6.x; now init fails before anything is applied."""
+    tf = _terraform(sandbox, tmp_path, OLD_AWS, promised=False)
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.init()
+    assert f"has: {AWS_VERSION}" in caught.value.reason
+    assert "hashicorp/aws (< 6.0.0)" in caught.value.reason
+    queues = aws.client("sqs", sandbox.moto.url).list_queues().get("QueueUrls", [])
+    assert not [url for url in queues if url.endswith("/old")]  # nothing was applied
+
+
+def test_a_solution_requiring_aws_below_6_against_its_prompt_is_its_own_fail(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """A scenario's prompt names `~> 6.0`: a solution asking for < 6.0 must not reach the
+    kit's `error` (dropped from the reward)."""
+    tf = _terraform(sandbox, tmp_path, OLD_AWS)
+    with pytest.raises(DeployFailure) as caught:
+        tf.init()
+    assert f"({AWS_VERSION}, as the prompt says)" in str(caught.value)
+
+
+def test_a_stack_needing_a_newer_terraform_is_the_kits_error_naming_its_version(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """`required_version` (Terraform, "terraform block"): a Terraform it excludes refuses
+    the configuration at init."""
+    files = {"main.tf": 'terraform {\n  required_version = ">= 99.0.0"\n}\n'
+                        'resource "aws_sqs_queue" "q" {\n  name = "future"\n}\n'}
+    tf = _terraform(sandbox, tmp_path, files, promised=False)
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.init()
+    assert "(>= 99.0.0)" in caught.value.reason and "the kit runs Terraform 1." in \
+        caught.value.reason
+
+
+UNGUARDED_TF = """
+variable "subnets" {
+  type    = list(string)
+  default = null
+  validation {
+    condition     = var.subnets == null || length(var.subnets) > 0
+    error_message = "subnets must not be empty."
+  }
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "guarded"
+}
+"""
+
+
+@pytest.mark.skipif(not (1,) <= _terraform_version() < (1, 12),
+                    reason="only a Terraform before 1.12 lacks the short-circuit")
+def test_a_guard_that_needs_terraform_1_12s_short_circuit_is_the_kits_error(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """Terraform v1.12.0 CHANGELOG: "Logical binary operators can now short-circuit"; the
+    kit's Terraform evaluates both operands, so a stack valid on 1.12 fails its plan."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": UNGUARDED_TF}, promised=False)
+    tf.init()
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.apply()
+    assert "needs Terraform 1.12 or later" in caught.value.reason
+
+
+PROFILE_TF = """
+provider "aws" {
+  region                   = "us-east-1"
+  profile                  = "production"
+  shared_config_files      = ["/home/ops/.aws/config"]
+  shared_credentials_files = ["/home/ops/.aws/credentials"]
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "profiled"
+}
+"""
+
+
+@pytest.mark.parametrize("region", ["kit", "own"])
+def test_a_provider_block_with_a_profile_applies(sandbox: Sandbox, tmp_path: Path,
+                                                 region: str) -> None:
+    """The AWS provider's `profile` and shared config files name how a team reaches its
+    own account (AWS provider docs, "Shared Configuration and Credentials Files"); the
+    override unsets them in a run's deploy (the kit's region) and in the fidelity bench's
+    (the stack's regions kept), so the stack applies against the emulator."""
+    kept = {} if region == "kit" else {"region": None}
+    tf = _terraform(sandbox, tmp_path, {"main.tf": PROFILE_TF}, **kept)
+    tf.init()
+    tf.apply()
+    assert tf.pending_changes() == []
+    tf.destroy()
