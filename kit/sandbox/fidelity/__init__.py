@@ -21,6 +21,7 @@ from kit.sandbox.fidelity import (
     kms,
     lambda_esm,
     rds,
+    rpcv2cbor,
     s3,
     secretsmanager,
     sns,
@@ -29,8 +30,10 @@ from kit.sandbox.fidelity import (
 
 Fix = Callable[[], None]
 # Before moto serves anything: every IAM backend must be made with the managed policies,
-# and every answer goes through the error handling.
-EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist)
+# every answer goes through the error handling, and a CBOR request is read before moto
+# routes it.
+EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist,
+                          rpcv2cbor.requests_in_rpc_v2_cbor_are_answered)
 # The rest per service, keyed as moto names the backend app it makes on a service's first
 # request ("awslambda" for Lambda): a sandbox then starts without importing every
 # service's models (EC2's alone take seconds), and each fix is in place before its service
