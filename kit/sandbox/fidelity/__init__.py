@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kit.sandbox.fidelity import (
+    cloudwatch,
     dynamodb,
     ec2,
     elasticache,
@@ -39,6 +40,7 @@ EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_manage
 # service's models (EC2's alone take seconds), and each fix is in place before its service
 # answers.
 BY_SERVICE: dict[str, tuple[Fix, ...]] = {
+    "cloudwatch": (cloudwatch.composite_alarms_can_be_put,),
     "dynamodb": (dynamodb.item_operations_are_atomic,),
     "ec2": (ec2.subnets_filter_by_ipv6_association,
             ec2.ipv6_only_subnets_count_no_ipv4_addresses,
