@@ -48,6 +48,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
             ec2.ipv6_association_state_reads_as_a_word,
             ec2.flow_logs_are_duplicates_only_with_the_same_configuration),
     "elasticache": (elasticache.cache_subnet_groups_can_be_deleted,),
+    "iam": (iam.service_specific_credentials_are_listed,),
     "kms": (kms.replicate_key_takes_its_parameters,),
     "rds": (rds.touching_windows_are_accepted,
             rds.every_instance_has_its_own_resource_id,
