@@ -5,8 +5,8 @@ CBOR protocol (Smithy 2.0, "RPC v2 CBOR protocol"): a POST to
 `/service/<ServiceShape>/operation/<Operation>` with the header `smithy-protocol:
 rpc-v2-cbor` and a CBOR body, answered with the same header and a CBOR body; an error is
 an HTTP 4xx/5xx whose body has `__type` and `message`. aws-sdk-go-v2's CloudWatch client,
-which the AWS provider 6.x uses, speaks nothing else, and so does botocore's for every
-service whose model lists the protocol first. moto 5.2.5 serves CloudWatch in the AWS JSON
+which the AWS provider 6.x uses, speaks nothing else (botocore prefers AWS JSON where a
+model lists both, so boto3 is not affected). moto 5.2.5 serves CloudWatch in the AWS JSON
 1.0 and query protocols only: it answered 404 without the header, and the SDK failed with
 "deserialization failed, unexpected smithy-protocol response header ''", so no
 aws_cloudwatch_metric_alarm could be made.
