@@ -302,3 +302,31 @@ def test_every_sdk_client_of_the_provider_build_speaks_a_protocol_moto_answers()
                                         model.metadata["targetPrefix"]) is not None, name
         else:
             assert protocol in protocols, (name, protocol, protocols)
+
+
+def test_with_localstack_cloudwatch_is_served_by_moto_and_an_alarm_applies(
+        tmp_path: Path) -> None:
+    """LocalStack 4.13.1 answers the provider's CBOR DescribeAlarms with a 500 (its
+    serializer fails on the alarm), retried until the apply's limit: the kit serves
+    CloudWatch from moto when LocalStack is the primary emulator."""
+    from kit.deploy.override import SERVICES
+    from kit.toolchain import localstack_install
+
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    with Sandbox(postgres=False, provider=True, emulator="localstack") as sb:
+        assert sb.routes.served_by(["cloudwatch", "sns"]) == {"cloudwatch": "moto",
+                                                              "sns": "localstack"}
+        solution = tmp_path / "solution"
+        solution.mkdir()
+        (solution / "main.tf").write_text(ALARMS)
+        tf = Terraform(solution, tmp_path / "work", reattach=sb.provider.reattach,
+                       provider_cwd=sb.provider.cwd)
+        tf.configure(sb.routes.primary.url, None, sb.routes.away_from_primary(SERVICES))
+        tf.witness = witness(sb)
+        tf.init()
+        tf.apply()
+        assert tf.pending_changes() == []
+        alarms = aws.client("cloudwatch", sb.endpoint("cloudwatch")).describe_alarms()
+        assert {a["AlarmName"] for a in alarms["MetricAlarms"]} == {"queue-depth", "error-ratio"}
+        tf.destroy()
