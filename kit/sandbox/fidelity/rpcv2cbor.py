@@ -158,6 +158,10 @@ def _not_spoken(service: str, operation: str) -> Answer:
 
 
 def _body(environ: dict[str, Any]) -> bytes:
+    """The request's body: Content-Length bytes, or all of a chunked one (werkzeug marks
+    a stream it ends itself with wsgi.input_terminated)."""
+    if environ.get("wsgi.input_terminated"):
+        return environ["wsgi.input"].read()
     length = int(environ.get("CONTENT_LENGTH") or 0)
     return environ["wsgi.input"].read(length) if length > 0 else b""
 

@@ -113,6 +113,15 @@ def test_an_empty_request_body_is_an_empty_input() -> None:
     assert cbor2.loads(out) == {"DashboardEntries": []}
 
 
+def test_a_chunked_request_body_is_read_whole() -> None:
+    moto = Moto("200 OK", {})
+    environ = _environ(cbor2.dumps({"AlarmNames": ["a"]}))
+    del environ["CONTENT_LENGTH"]
+    environ["wsgi.input_terminated"] = True
+    rpcv2cbor.answer(environ, "cloudwatch", SHAPE, "DeleteAlarms", moto)
+    assert json.loads(moto.got["wsgi.input"].read()) == {"AlarmNames": ["a"]}
+
+
 def test_an_error_answer_keeps_its_status_type_message_and_query_error_header() -> None:
     moto = Moto("404 Not Found", {"__type": "ResourceNotFound", "message": "no dashboard"},
                 [("x-amzn-query-error", "ResourceNotFound;Sender")])
