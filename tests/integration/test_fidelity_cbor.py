@@ -272,10 +272,13 @@ _SDK = "github.com/aws/aws-sdk-go-v2/service/"
 def _build_protocols() -> dict[str, str]:
     """The protocol of every AWS SDK client the trimmed provider build gives its resources
     (internal/conns/awsclient_gen.go after the trim, kit/toolchain/provider_trim.py)."""
-    sources = sorted((settings.cache_dir() / "build" / "provider-aws").glob("src-*"))
-    if not sources:
+    build = settings.cache_dir() / "build" / "provider-aws"
+    # The wrapper module's replace line names the (trimmed) source tree the binary is from.
+    built = re.search(r"=> (\./src-\w+)", (build / "go.mod").read_text()) if (
+        build / "go.mod").is_file() else None
+    if built is None:
         pytest.fail("the provider build's source is missing: run `make setup`")
-    source = sources[-1]
+    source = build / built.group(1)
     clients = (source / "internal" / "conns" / "awsclient_gen.go").read_text()
     versions = dict(re.findall(rf"^\s*{re.escape(_SDK)}(\w+) (\S+)",
                                (source / "go.mod").read_text(), re.M))
