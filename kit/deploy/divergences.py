@@ -13,8 +13,9 @@ diagnostic and the solution's `fail`, so a solution cannot turn its own mistake 
 Two kinds of evidence:
 - general signs, which name the action: an action moto does not implement or fails on
   (kit/sandbox/fidelity/errors.py answers those with NotImplemented or
-  KitEmulatorFailure), any other HTTP 5xx answer, an answer the AWS SDK cannot parse, an
-  emulator address that does not resolve;
+  KitEmulatorFailure), any other HTTP 5xx answer, an answer the AWS SDK cannot parse or
+  that is not in its wire protocol (Smithy RPC v2 CBOR), an emulator address that does not
+  resolve;
 - `KNOWN`: specific refusals found by `make fidelity` (fidelity/corpus) or by the kit's
   tests, each with the request AWS accepts, the example that shows it and a sample of
   Terraform's output (checked against the pattern by tests/unit/deploy/test_classify.py). A
@@ -138,8 +139,15 @@ _NOT_IMPLEMENTED = re.compile(r"api error NotImplemented: " + _DETAIL)
 _EMULATOR_FAILURE = re.compile(r"api error KitEmulatorFailure: " + _DETAIL)
 _OPERATION = r"operation error (?P<service>[\w ]+): (?P<operation>\w+), "
 _SERVER_ERROR = re.compile(_OPERATION + r"https response error StatusCode: (?P<status>5\d\d)")
-_UNPARSABLE = re.compile(_OPERATION + r"https response error StatusCode: \d+, RequestID: "
+# aws-sdk-go-v2 leaves the "https response error StatusCode: N" part empty when the answer
+# failed its protocol check before its status was read (", , RequestID: , deserialization").
+_UNPARSABLE = re.compile(_OPERATION + r"(?:https response error StatusCode: \d+)?, RequestID: "
                          r"[^,]*, deserialization failed")
+# An answer not in the client's wire protocol: a Smithy RPC v2 CBOR client (CloudWatch's in
+# provider 6.x) checks the smithy-protocol header before anything else.
+_WRONG_PROTOCOL = re.compile(_OPERATION + r".*?deserialization failed, unexpected "
+                             r"smithy-protocol response header '(?P<header>[^']*)' \(HTTP "
+                             r"status: (?P<status>\d+)(?P<reason>[^)]*)\)")
 # Hosts the AWS SDK derives from the sandbox's endpoint (S3 Control: <account>.<host>).
 _UNRESOLVED = re.compile(r"lookup (?P<host>[\w.-]*(?:127\.0\.0\.1|localhost)|"
                          r"[\w.-]+\.amazonaws\.com)(?::\d+)?(?: on [\d.:]+)?: no such host")
@@ -171,6 +179,15 @@ def _general(error: str) -> Gap | None:
         return Gap("moto.server-error", f"the emulator answered HTTP {found['status']} to "
                    f"{found['service']} {found['operation']}",
                    rf"^\S+ {found['operation']} {found['status']} ")
+    found = _WRONG_PROTOCOL.search(error)
+    if found:
+        return Gap("moto.wrong-protocol", f"the emulator does not answer {found['service']} "
+                   f"{found['operation']} in the AWS SDK's wire protocol: it answered HTTP "
+                   f"{found['status']}{found['reason']} with smithy-protocol header "
+                   f"'{found['header']}', not 'rpc-v2-cbor' (Smithy RPC v2 CBOR, the only "
+                   f"protocol the provider's {found['service']} client speaks)",
+                   # the journal names it by action, or by method and path if unrouted
+                   rf"^\S+ (?:\w+ \S*/)?{found['operation']} {found['status']} ")
     found = _UNPARSABLE.search(error)
     if found:
         return Gap("moto.unparsable-answer", f"the AWS SDK cannot parse the emulator's answer "

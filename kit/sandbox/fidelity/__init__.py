@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kit.sandbox.fidelity import (
+    cloudwatch,
     dynamodb,
     ec2,
     elasticache,
@@ -21,6 +22,7 @@ from kit.sandbox.fidelity import (
     kms,
     lambda_esm,
     rds,
+    rpcv2cbor,
     s3,
     secretsmanager,
     sns,
@@ -29,13 +31,16 @@ from kit.sandbox.fidelity import (
 
 Fix = Callable[[], None]
 # Before moto serves anything: every IAM backend must be made with the managed policies,
-# and every answer goes through the error handling.
-EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist)
+# every answer goes through the error handling, and a CBOR request is read before moto
+# routes it.
+EAGER: tuple[Fix, ...] = (errors.unimplemented_actions_fail_fast, iam.aws_managed_policies_exist,
+                          rpcv2cbor.requests_in_rpc_v2_cbor_are_answered)
 # The rest per service, keyed as moto names the backend app it makes on a service's first
 # request ("awslambda" for Lambda): a sandbox then starts without importing every
 # service's models (EC2's alone take seconds), and each fix is in place before its service
 # answers.
 BY_SERVICE: dict[str, tuple[Fix, ...]] = {
+    "cloudwatch": (cloudwatch.composite_alarms_can_be_put,),
     "dynamodb": (dynamodb.item_operations_are_atomic,),
     "ec2": (ec2.subnets_filter_by_ipv6_association,
             ec2.ipv6_only_subnets_count_no_ipv4_addresses,
@@ -43,6 +48,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
             ec2.ipv6_association_state_reads_as_a_word,
             ec2.flow_logs_are_duplicates_only_with_the_same_configuration),
     "elasticache": (elasticache.cache_subnet_groups_can_be_deleted,),
+    "iam": (iam.service_specific_credentials_are_listed,),
     "kms": (kms.replicate_key_takes_its_parameters,),
     "rds": (rds.touching_windows_are_accepted,
             rds.every_instance_has_its_own_resource_id,

@@ -84,6 +84,11 @@ def answers_are_journaled(path: Path) -> None:
     _WRITER = journal.Writer(path)
 
 
+def journal_writer() -> journal.Writer | None:
+    """The sandbox's journal of answers, for a fix that answers a request itself."""
+    return _WRITER
+
+
 def _action(request: Any) -> str:
     """The AWS action of a request: Action parameter, X-Amz-Target, or method and path."""
     action = request.values.get("Action")

@@ -45,3 +45,29 @@ def aws_managed_policies_exist() -> None:
 
     _init_aws_policies._kit_fix = True  # type: ignore[attr-defined]
     IAMBackend._init_aws_policies = _init_aws_policies  # type: ignore[method-assign]
+
+
+def service_specific_credentials_are_listed() -> None:
+    """ListServiceSpecificCredentials answers, with an empty list for a user without any.
+
+    AWS (IAM API reference, ListServiceSpecificCredentials): "Returns information about the
+    service-specific credentials associated with the specified IAM user. If none exists,
+    the operation returns an empty list"; a user that does not exist is NoSuchEntity. The
+    AWS provider lists them to delete them before an aws_iam_user with force_destroy is
+    deleted; moto has no service-specific credentials (none can be made there), and
+    answered NotImplemented, so such a user could be made but never destroyed.
+    """
+    from moto.core.responses import ActionResult
+    from moto.iam.responses import IamResponse
+
+    if hasattr(IamResponse, "list_service_specific_credentials"):
+        return
+
+    def list_service_specific_credentials(self: Any) -> Any:
+        name = self._get_param("UserName")
+        if name:
+            self.backend.get_user(name)  # NoSuchEntity, as AWS, for a user that is not there
+        return ActionResult({"ServiceSpecificCredentials": []})
+
+    IamResponse.list_service_specific_credentials = (  # type: ignore[attr-defined]
+        list_service_specific_credentials)
