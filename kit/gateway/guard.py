@@ -87,6 +87,34 @@ class Guard:
         if call.service == "sts" and call.operation == "AssumeRole":
             self._register_assumed(session, call, reply)
 
+    def hide_missing(self, session: Session, call: actions.Call, method: str,
+                     headers: dict[str, str], client_ip: str, status: int,
+                     reply: bytes) -> replies.Reply | None:
+        """AWS's answer to a read of a missing object where it is not the emulator's: 403
+        AccessDenied to a caller `call.if_missing` (s3:ListBucket) denies; None otherwise.
+        The check is decided and recorded only when the object is missing, so its `authz`
+        op says the caller used the permission (kit/iam/usage.py)."""
+        check = call.if_missing
+        if check is None or not session.enforced or not actions.s3.missing_key(
+                method, status, reply, self._bucket_exists(check.resource)):
+            return None
+        auth = sigv4.parse_authorization(headers.get("authorization"))
+        region = auth.region if auth is not None else actions.REGION
+        decision = self.authorizer.decide(session, call, check, client_ip, region)
+        reason = (f"{decision.reason}; the object does not exist, and S3 tells a caller so "
+                  "(404 NoSuchKey) only if it may s3:ListBucket the bucket, else it answers "
+                  "403 AccessDenied (S3 API reference, GetObject, Permissions)")
+        self._record_decision(session, call, check, decision.effect,
+                              [str(ref) for ref in decision.deciding], reason)
+        if decision.allowed:
+            return None
+        return replies.error("s3", call.protocol, "AccessDenied", replies.access_denied_message(
+            session.principal_arn or "", check.action, check.resource, decision.reason),
+            head=method == "HEAD")
+
+    def _bucket_exists(self, bucket_arn: str) -> bool:
+        return self.store.bucket_exists(bucket_arn.removeprefix("arn:aws:s3:::"))
+
     def process_of(self, headers: dict[str, str]) -> str:
         """The process a request claims to come from (unverified: for refusals only)."""
         found = _CREDENTIAL.search(headers.get("authorization", ""))

@@ -258,6 +258,11 @@ class PolicyStore:
         arn = arn.split("/index/", 1)[0]
         return self._resource(f"dynamodb:{arn}", lambda: self._read_table(arn))
 
+    def bucket_exists(self, name: str) -> bool:
+        """Whether the bucket exists (read each time: asked only to tell a HEAD's missing key
+        from a missing bucket, kit/gateway/guard.py)."""
+        return _optional(lambda: self._client("s3").head_bucket(Bucket=name)) is not None
+
     def object_key(self, bucket: str, key: str) -> str | None:
         """The customer managed key an S3 object is encrypted with (read each time: objects
         change without the gateway knowing)."""
