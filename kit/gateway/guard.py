@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import threading
+import time
+from dataclasses import replace
 
 from kit.errors import KitError
 from kit.gateway import actions, encryption, replies, sigv4
@@ -59,6 +61,8 @@ class Guard:
                 "no principal_arn; pass principal_arn=sessions.assumed_role_arn(role_arn, "
                 "session_name) (or the user ARN) so that the gateway knows whose policies "
                 "apply")
+        if session.session_token is not None and session.issued is None:
+            session = replace(session, issued=time.time())
         with self._lock:
             self.sessions[session.access_key_id] = session
 
@@ -218,7 +222,7 @@ class Guard:
                      if k.startswith("PolicyArns.member.") and k.endswith(".arn"))
         session = Session(value["AccessKeyId"], caller.process, value["SecretAccessKey"],
                           value["Arn"], params.get("RoleArn"), value["SessionToken"],
-                          policies, arns)
+                          policies, arns, issued=time.time())
         with self._lock:
             self.sessions[session.access_key_id] = session
 

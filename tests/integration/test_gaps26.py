@@ -9,18 +9,27 @@ otherwise, fixed in the kit and shown here as AWS documents them.
 - RDS: AvailabilityZone and SecondaryAvailabilityZone (RDS API reference, DBInstance) are
   the primary's and the Multi-AZ standby's, and a failover (RebootDBInstance with
   ForceFailover: "the reboot is conducted through a Multi-AZ failover") swaps them.
+- trust_narrowed revokes the role's sessions for its window (IAM User Guide, "Revoking IAM
+  role temporary security credentials": every call of a session issued before the
+  revocation is denied), so a worker that never restarts meets it; a window that no call of
+  the solution's met is a fault not injected (workload.fault_injected).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
 
 from kit import aws
+from kit.checks.workers import check_fault_injected
+from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
 from kit.history import History
 from kit.iam.usage import used_vs_granted
@@ -34,6 +43,7 @@ from tests.integration.iam_env import (
     denied,
     gateway,
     names,
+    queue,
     sandbox_env,
 )
 
@@ -163,3 +173,52 @@ def test_a_multi_az_failover_swaps_the_primary_and_secondary_zones(rds: Any) -> 
     assert (back["AvailabilityZone"], back["SecondaryAvailabilityZone"]) == (primary, secondary)
     rds.reboot_db_instance(DBInstanceIdentifier="zones-single")  # no failover: no move
     assert _available(rds, "zones-single")["AvailabilityZone"] == single["AvailabilityZone"]
+
+
+# --- trust_narrowed: a long-lived worker meets it within the window ---------------------------
+
+
+def _nemesis(gw: Gateway, env: Env, role_arn: str, seconds: float) -> Nemesis:
+    """trust_narrowed on the role, triggered at once, held `seconds`."""
+    spec = Fault(kind="trust_narrowed", target="role.worker", duration_seconds=seconds,
+                 trigger={"after_recorded": 0})
+    ctx = FaultContext(spec=spec, params=FAULTS["trust_narrowed"].Params(),
+                       recorder=gw.recorder, supervisor=None, gateway=gw,
+                       stopping=threading.Event(), roles={"role.worker": role_arn},
+                       harness=env.harness)
+    return Nemesis(ctx)
+
+
+def _ops(gw: Gateway, kind: str) -> list[Any]:
+    return [op for op in gw.recorder.snapshot() if op.kind == kind]
+
+
+def test_trust_narrowed_denies_a_call_of_a_long_lived_worker_during_its_window(
+        env: Env, gw: Gateway) -> None:
+    url, arn = queue(env)
+    worker = assumed_role(env, gw, allow(["sqs:SendMessage", "sqs:ReceiveMessage"], arn))
+    sqs = worker.client("sqs", gw)
+    sqs.send_message(QueueUrl=url, MessageBody="before")  # a session from before the fault
+    nemesis = _nemesis(gw, env, worker.arn, 1.0)
+    nemesis.start()
+    _until(lambda: _ops(gw, "fault_start"), "the fault's start")
+    with pytest.raises(ClientError) as refused:  # the same session, never renewed
+        sqs.send_message(QueueUrl=url, MessageBody="during")
+    assert refused.value.response["Error"]["Code"] == "AccessDenied"
+    nemesis.join(timeout=30)
+    assert nemesis.error is None and not _ops(gw, "fault_not_injected")
+    sqs.send_message(QueueUrl=url, MessageBody="after")  # the revocation is lifted
+    history = History(ops=tuple(gw.recorder.snapshot()))
+    assert check_fault_injected(history, {}).verdict == "pass"
+
+
+def test_trust_narrowed_that_no_call_met_fails_workload_fault_injected(
+        env: Env, gw: Gateway) -> None:
+    _, arn = queue(env)
+    worker = assumed_role(env, gw, allow("sqs:SendMessage", arn))  # it never calls
+    nemesis = _nemesis(gw, env, worker.arn, 0.3)
+    nemesis.run()
+    [skipped] = _ops(gw, "fault_not_injected")
+    assert "the kit's own AssumeRole probe does not count" in skipped.value.reason
+    result = check_fault_injected(History(ops=tuple(gw.recorder.snapshot())), {})
+    assert result.verdict == "fail"
