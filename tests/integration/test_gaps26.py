@@ -30,6 +30,7 @@ from kit import aws
 from kit.checks.workers import check_fault_injected
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.faults.spec import Fault
+from kit.gateway import actions
 from kit.gateway.server import Gateway
 from kit.history import History
 from kit.iam.usage import used_vs_granted
@@ -222,3 +223,16 @@ def test_trust_narrowed_that_no_call_met_fails_workload_fault_injected(
     assert "the kit's own AssumeRole probe does not count" in skipped.value.reason
     result = check_fault_injected(History(ops=tuple(gw.recorder.snapshot())), {})
     assert result.verdict == "fail"
+
+
+def test_a_head_on_a_missing_or_unnamable_bucket_stays_not_found(env: Env, gw: Gateway) -> None:
+    # No bucket, no key to hide: a HEAD's 404 stays NoSuchBucket's, whatever the name (one
+    # boto3 refuses to send is asked as a worker could send it raw), and nothing is asked.
+    name, arn = _bucket(env)
+    reader = _reader(env, gw, arn)
+    session = gw.guard.sessions[reader.creds.access_key_id]
+    for bucket in (f"{name}-gone", "bad!name"):
+        call = actions.describe("HEAD", f"/{bucket}/k", {}, b"", service="s3",
+                                account=aws.ACCOUNT_ID)
+        assert gw.guard.hide_missing(session, call, "HEAD", {}, "127.0.0.1", 404, b"") is None
+    assert not [op for op in authz(gw) if op["value"]["action"] == "s3:ListBucket"]
