@@ -173,7 +173,8 @@ class DbInstance:
         if self.secondary_zone is not None:  # the standby's zone is the primary's now
             self.zone, self.secondary_zone = self.secondary_zone, self.zone
         self._point_endpoint(new)
-        self.emit(self.identifier, "failover_completed", reason=why)
+        self.emit(self.identifier, "failover_completed", reason=why, zone=self.zone,
+                  secondary_zone=self.secondary_zone)
         self._add_standby()
 
     def _restart(self, why: str) -> None:

@@ -154,7 +154,9 @@ def rds(env: Env) -> Iterator[Any]:
         env.sandbox.toxiproxy.reset()
 
 
-def test_a_multi_az_failover_swaps_the_primary_and_secondary_zones(rds: Any) -> None:
+def test_a_multi_az_failover_swaps_the_primary_and_secondary_zones(rds: Any, env: Env) -> None:
+    events: list[tuple[str, str, dict[str, Any]]] = []
+    env.sandbox.rds.plane.listeners.append(lambda *event: events.append(event))
     for name, multi_az in (("zones-multi", True), ("zones-single", False)):
         rds.create_db_instance(DBInstanceIdentifier=name, Engine="postgres",
                                DBInstanceClass="db.t4g.micro", AllocatedStorage=20,
@@ -169,6 +171,10 @@ def test_a_multi_az_failover_swaps_the_primary_and_secondary_zones(rds: Any) -> 
     after = _available(rds, "zones-multi")
     assert (after["AvailabilityZone"], after["SecondaryAvailabilityZone"]) == (
         secondary, primary)
+    failovers = [e for e in events if e[1] == "failover_completed"]
+    assert failovers == [("zones-multi", "failover_completed", {  # the timeline says where
+        "reason": "RebootDBInstance with ForceFailover", "zone": secondary,
+        "secondary_zone": primary})]
     rds.reboot_db_instance(DBInstanceIdentifier="zones-multi", ForceFailover=True)
     back = _available(rds, "zones-multi")
     assert (back["AvailabilityZone"], back["SecondaryAvailabilityZone"]) == (primary, secondary)
