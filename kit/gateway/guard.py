@@ -100,7 +100,7 @@ class Guard:
         op says the caller used the permission (kit/iam/usage.py)."""
         check = call.if_missing
         if check is None or not session.enforced or not actions.s3.missing_key(
-                method, status, reply, self._bucket_exists(check.resource)):
+                method, status, reply, lambda: self._bucket_exists(check.resource)):
             return None
         auth = sigv4.parse_authorization(headers.get("authorization"))
         region = auth.region if auth is not None else actions.REGION

@@ -15,7 +15,7 @@ the emulator's reply is such a miss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from kit.gateway.actions.base import Call, Check, known, unknown
@@ -114,11 +114,13 @@ def describe(method: str, path: str, headers: Mapping[str, str]) -> Call:
                 changes_policy=operation in _POLICY_CHANGES, if_missing=if_missing)
 
 
-def missing_key(method: str, status: int, body: bytes, bucket_exists: bool) -> bool:
+def missing_key(method: str, status: int, body: bytes, bucket_exists: Callable[[], bool]
+                ) -> bool:
     """Whether an S3 object read was answered "no such key": a GET's 404 NoSuchKey, or a
-    HEAD's 404 (no body to say which) on a bucket that exists (else it is NoSuchBucket)."""
+    HEAD's 404 (no body to say which) on a bucket that exists (else it is NoSuchBucket;
+    asked only then)."""
     if status != 404:
         return False
     if method.upper() == "HEAD":
-        return bucket_exists
+        return bucket_exists()
     return _NO_SUCH_KEY in body

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kit.gateway import actions
 from kit.gateway.actions import Call, Check, s3
 from tests.unit.gateway.wire import Wire, capture, query
@@ -164,12 +166,19 @@ def test_s3_object_reads_carry_the_list_bucket_check_asked_of_a_missing_key() ->
 def test_a_missing_key_is_a_get_s_no_such_key_or_a_head_s_404_on_a_bucket_that_exists() -> None:
     no_key = b"<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
     no_bucket = b"<Error><Code>NoSuchBucket</Code></Error>"
-    assert s3.missing_key("GET", 404, no_key, bucket_exists=True)
-    assert not s3.missing_key("GET", 404, no_bucket, bucket_exists=False)
-    assert not s3.missing_key("GET", 200, b"data", bucket_exists=True)
-    assert not s3.missing_key("GET", 403, b"<Code>AccessDenied</Code>", bucket_exists=True)
-    assert s3.missing_key("HEAD", 404, b"", bucket_exists=True)
-    assert not s3.missing_key("HEAD", 404, b"", bucket_exists=False)
+    asked: list[bool] = []
+
+    def exists(answer: bool) -> Callable[[], bool]:
+        return lambda: asked.append(answer) or answer
+
+    assert s3.missing_key("GET", 404, no_key, exists(True))
+    assert not s3.missing_key("GET", 404, no_bucket, exists(False))
+    assert not s3.missing_key("GET", 200, b"data", exists(True))
+    assert not s3.missing_key("GET", 403, b"<Code>AccessDenied</Code>", exists(True))
+    assert not s3.missing_key("HEAD", 200, b"", exists(True))
+    assert asked == []  # the bucket is looked up only for a HEAD's 404
+    assert s3.missing_key("HEAD", 404, b"", exists(True))
+    assert not s3.missing_key("HEAD", 404, b"", exists(False))
 
 
 def test_s3_copy_also_reads_its_source() -> None:
