@@ -9,11 +9,11 @@ never notice the fault. Narrowing a role's trust bites when its sessions must be
 so the fault makes them end within the window, as an operator does with "Revoke active
 sessions" (IAM User Guide, "Revoking IAM role temporary security credentials"): an inline
 policy `AWSRevokeOlderSessions` denies every action to a session whose aws:TokenIssueTime
-is before the revocation time. The time is the window's end, so a session issued during
-the window (which AWS would have refused to issue under the narrowed trust) is denied too;
-every call of the role is AccessDenied until the heal. On AWS the SDK would then assume the
-role anew; the kit's workers hold fixed credentials, so the heal deletes the revocation
-policy instead, standing in for that renewal.
+is before the revocation time. The time lies past the window's end, so a session issued
+during the window (which AWS would have refused to issue under the narrowed trust) is
+denied too: every call of the role is AccessDenied until the heal. On AWS the SDK would
+then assume the role anew; the kit's workers hold fixed credentials, so the heal deletes
+the revocation policy instead, standing in for that renewal.
 
 The fault proves that it holds: as the harness, it asks the gateway to assume the role when
 it starts (and is refused) and when it heals (and is allowed), and both decisions are in
@@ -40,6 +40,7 @@ from kit.faults.iam.documents import VERSION, parse
 
 PROBE_PROCESS = "kit"
 REVOKE_POLICY = "AWSRevokeOlderSessions"  # the name the IAM console gives it
+REVOKE_MARGIN = 60.0  # seconds past the window's end that the revocation time lies
 
 
 class TrustParams(BaseModel):
@@ -72,7 +73,8 @@ class TrustNarrowed(FaultKind):
             "Action": "sts:AssumeRole"}]}
         iam.update_assume_role_policy(RoleName=self.role_name(),
                                       PolicyDocument=json.dumps(narrowed))
-        revoke = revocation(time.time() + self.ctx.spec.duration_seconds)
+        # Past the window's end, with a margin for a slow start: the heal deletes it anyway.
+        revoke = revocation(time.time() + self.ctx.spec.duration_seconds + REVOKE_MARGIN)
         iam.put_role_policy(RoleName=self.role_name(), PolicyName=REVOKE_POLICY,
                             PolicyDocument=json.dumps(revoke))
         self.ctx.gateway.invalidate()

@@ -5,6 +5,7 @@ and lifts the revocation. A window no call of the solution's met is not injected
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -61,11 +62,17 @@ def test_the_role_s_sessions_are_revoked_for_the_window_and_the_revocation_lifte
     name, arn = role(admin, allow("sqs:*"))
     fault = make_fault(admin, "trust_narrowed", "role.worker", {}, roles={"role.worker": arn})
     assert _issued(admin, name, arn, "2026-01-01T00:00:00Z")
+    started = time.time()
     detail = fault.start()
     assert detail["revocation"]["policy"] == REVOKE_POLICY
     assert not _issued(admin, name, arn, "2026-01-01T00:00:00Z")  # a running session
-    assert not _issued(admin, name, arn, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-    assert _issued(admin, name, arn, "2999-01-01T00:00:00Z")  # issued after the window
+    until = detail["revocation"]["document"]["Statement"][0]["Condition"]["DateLessThan"][
+        "aws:TokenIssueTime"]
+    moment = datetime.strptime(until, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert moment.timestamp() >= started + 0.01  # the window's end, or later
+    in_window = (moment - timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert not _issued(admin, name, arn, in_window)  # one issued in the window
+    assert _issued(admin, name, arn, until)  # issued once the window is over
     fault.heal()
     assert _issued(admin, name, arn, "2026-01-01T00:00:00Z")
     assert REVOKE_POLICY not in admin.admin_client("iam").list_role_policies(
