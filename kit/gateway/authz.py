@@ -117,6 +117,8 @@ class Authorizer:
         - aws:PrincipalIsAWSService, aws:ViaAWSService: false, the caller is a role
           session, not a service.
         - aws:userid: the role's unique id and the session name, as AWS forms it.
+        - aws:TokenIssueTime: when the session's temporary credentials were issued (absent
+          for long-term credentials, as AWS leaves it out of their requests).
         - aws:PrincipalTag/*, aws:ResourceTag/* (and the service's own ResourceTag
           spelling for Secrets Manager and IAM): from the emulator's tags.
         - request keys of the call (aws:RequestTag/*, aws:TagKeys, ...): from the
@@ -137,6 +139,9 @@ class Authorizer:
             "aws:userid": (f"{identity.unique_id}:{session.session_name}"
                            if session.session_name else identity.unique_id),
         }
+        if session.issued is not None:
+            context["aws:TokenIssueTime"] = datetime.fromtimestamp(
+                session.issued, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         for key, value in identity.tags.items():
             context[f"aws:PrincipalTag/{key}"] = value
         if resource is not None:

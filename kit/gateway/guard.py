@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import threading
+import time
+from dataclasses import replace
 
 from kit.errors import KitError
 from kit.gateway import actions, encryption, replies, sigv4
@@ -59,6 +61,8 @@ class Guard:
                 "no principal_arn; pass principal_arn=sessions.assumed_role_arn(role_arn, "
                 "session_name) (or the user ARN) so that the gateway knows whose policies "
                 "apply")
+        if session.session_token is not None and session.issued is None:
+            session = replace(session, issued=time.time())
         with self._lock:
             self.sessions[session.access_key_id] = session
 
@@ -86,6 +90,34 @@ class Guard:
             self.store.invalidate()
         if call.service == "sts" and call.operation == "AssumeRole":
             self._register_assumed(session, call, reply)
+
+    def hide_missing(self, session: Session, call: actions.Call, method: str,
+                     headers: dict[str, str], client_ip: str, status: int,
+                     reply: bytes) -> replies.Reply | None:
+        """AWS's answer to a read of a missing object where it is not the emulator's: 403
+        AccessDenied to a caller `call.if_missing` (s3:ListBucket) denies; None otherwise.
+        The check is decided and recorded only when the object is missing, so its `authz`
+        op says the caller used the permission (kit/iam/usage.py)."""
+        check = call.if_missing
+        if check is None or not session.enforced or not actions.s3.missing_key(
+                method, status, reply, lambda: self._bucket_exists(check.resource)):
+            return None
+        auth = sigv4.parse_authorization(headers.get("authorization"))
+        region = auth.region if auth is not None else actions.REGION
+        decision = self.authorizer.decide(session, call, check, client_ip, region)
+        reason = (f"{decision.reason}; the object does not exist, and S3 tells a caller so "
+                  "(404 NoSuchKey) only if it may s3:ListBucket the bucket, else it answers "
+                  "403 AccessDenied (S3 API reference, GetObject, Permissions)")
+        self._record_decision(session, call, check, decision.effect,
+                              [str(ref) for ref in decision.deciding], reason)
+        if decision.allowed:
+            return None
+        return replies.error("s3", call.protocol, "AccessDenied", replies.access_denied_message(
+            session.principal_arn or "", check.action, check.resource, decision.reason),
+            head=method == "HEAD")
+
+    def _bucket_exists(self, bucket_arn: str) -> bool:
+        return self.store.bucket_exists(bucket_arn.removeprefix("arn:aws:s3:::"))
 
     def process_of(self, headers: dict[str, str]) -> str:
         """The process a request claims to come from (unverified: for refusals only)."""
@@ -190,7 +222,7 @@ class Guard:
                      if k.startswith("PolicyArns.member.") and k.endswith(".arn"))
         session = Session(value["AccessKeyId"], caller.process, value["SecretAccessKey"],
                           value["Arn"], params.get("RoleArn"), value["SessionToken"],
-                          policies, arns)
+                          policies, arns, issued=time.time())
         with self._lock:
             self.sessions[session.access_key_id] = session
 

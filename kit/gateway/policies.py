@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, ParamValidationError
 
 from kit.gateway.actions import REGION, secret_pattern
 from kit.iam import Policy, PolicyError, parse_policy
@@ -257,6 +257,14 @@ class PolicyStore:
         """A DynamoDB table's resource policy and tags (an index's are its table's)."""
         arn = arn.split("/index/", 1)[0]
         return self._resource(f"dynamodb:{arn}", lambda: self._read_table(arn))
+
+    def bucket_exists(self, name: str) -> bool:
+        """Whether the bucket exists (read each time: asked only to tell a HEAD's missing key
+        from a missing bucket, kit/gateway/guard.py); a name S3 would refuse is none."""
+        try:
+            return _optional(lambda: self._client("s3").head_bucket(Bucket=name)) is not None
+        except ParamValidationError:  # the caller chose the name: no such bucket, not a crash
+            return False
 
     def object_key(self, bucket: str, key: str) -> str | None:
         """The customer managed key an S3 object is encrypted with (read each time: objects

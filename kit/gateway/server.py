@@ -164,10 +164,10 @@ class Gateway:
             session, call = self.guard.admit(method, path, headers, body, client_ip)
         except Refused as refused:
             return refused.reply
-        return self._forward(session, call, method, path, headers, body)
+        return self._forward(session, call, method, path, headers, body, client_ip)
 
     def _forward(self, session: Session, call: actions.Call, method: str, path: str,
-                 headers: dict[str, str], body: bytes) -> replies.Reply:
+                 headers: dict[str, str], body: bytes, client_ip: str) -> replies.Reply:
         """Send an authorized call to the emulator (or swallow it: a fault) and record it."""
         if call.service == "sns" and call.operation in actions.sns.PUBLISH:
             return self.fanout.answer(call)
@@ -187,6 +187,10 @@ class Gateway:
         resp = self._pool.request(method, self.url_of(call.service) + path, body=body,
                                   headers=forward, preload_content=True, redirect=False)
         self.guard.completed(session, call, resp.status, resp.data)
+        hidden = self.guard.hide_missing(session, call, method, headers, client_ip,
+                                         resp.status, resp.data)
+        if hidden is not None:  # S3: a miss the caller may not learn of (403, not 404)
+            return hidden
         if request is not None:
             self._record(session.process, request, resp.status, resp.data)
         # A HEAD reply has no body, but its Content-Length is the object's size (S3).

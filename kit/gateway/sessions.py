@@ -23,6 +23,10 @@ class Session:
     session_token: str | None = None  # when set, requests must carry this token
     session_policies: tuple[Policy, ...] = ()  # AssumeRole's Policy parameter
     session_policy_arns: tuple[str, ...] = ()  # AssumeRole's PolicyArns parameter
+    # When temporary credentials were issued (epoch seconds): aws:TokenIssueTime, which a
+    # revocation of the role's sessions compares ("Revoking IAM role temporary security
+    # credentials"); None for long-term credentials. Set by the guard when registered.
+    issued: float | None = None
 
     @property
     def enforced(self) -> bool:

@@ -25,7 +25,8 @@ their range (kit/iam/ranges.py): aws:CurrentTime and aws:EpochTime any time of t
 from `since` (its start, epoch seconds) to `until` (when final.iam was read);
 aws:SourceIp any loopback address (the gateway listens on loopback only); and
 aws:PrincipalTag/* the role's `tags` as read, or any tags when they were not read;
-aws:userid the role's `id` (RoleId), a colon and any session name. A
+aws:userid the role's `id` (RoleId), a colon and any session name; aws:TokenIssueTime of a
+role's session any time of the run (the gateway sets it from when the kit issued it). A
 statement whose conditions hold over the whole range counts as unconditional (an Allow
 grants, a Deny denies); one that fails for some value of it is conditional and counts for
 nothing: a grant must not hide behind a condition every request of the run meets, and a
@@ -109,7 +110,9 @@ class State:
             return Decision("ImplicitDeny", (), role.problem or self.problems[arn])
         first = None
         known = {**runtime_keys(self.window), **principal_tags(role.tags),
-                 "aws:userid": PrefixedRange(f"{role.unique_id}:" if role.unique_id else "")}
+                 "aws:userid": PrefixedRange(f"{role.unique_id}:" if role.unique_id else ""),
+                 # a role session's credentials are issued during the run
+                 "aws:TokenIssueTime": TimeRange(*self.window)}
         for keys in (_context(arn), *(_via(user, self.account)
                                       for user in self.key_users.get(arn, ()))):
             request = Request(_session(role.arn), action, arn, {**known, **keys}, role.arn)

@@ -8,6 +8,19 @@ statement per resource, actions and resources sorted. Against the role's effecti
 permissions over the least-privilege universe (kit.iam.effective.grants), what was granted
 and never used is listed: the candidates to remove.
 
+Used and granted are counted in one unit, granted (action, resource) pairs: a grant is used
+when a call exercised it (any object of a bucket exercises a grant on its objects), so
+"used 7 of 11 granted" means 7 of the role's 11 granted pairs, never one pair per object
+written against one per statement.
+
+A grant whose removal changes the documented answers of an API the role may call is never
+advised away: it is `granted_exempt`, with the reason (`ANSWER_CHANGING`), unless a call
+exercised it. s3:ListBucket is the case: without it S3 answers a read of a missing key
+403 AccessDenied instead of 404 NoSuchKey, so a worker that polls for a result not yet
+written can no longer tell "not yet" from "denied" (S3 API reference, GetObject,
+Permissions). The gateway records the s3:ListBucket check whenever it decides such a miss
+(kit/gateway/guard.py `hide_missing`), so a run that met one shows it used.
+
 A run exercises one workload under one fault: "never used" is evidence, not proof, that a
 permission is not needed (an explicit DLQ move may happen only under poison).
 """
@@ -25,6 +38,14 @@ from kit.iam.effective import Grant, grants, load
 DEFAULT_ROLES: Mapping[str, str] = {"worker-": "worker", "producer": "producer"}
 
 Pair = tuple[str, str]  # (action, resource ARN)
+# Action (lower case) -> (the object action whose answers it changes, on the same bucket's
+# objects; why it must not be advised away while that action is granted).
+ANSWER_CHANGING: Mapping[str, tuple[str, str]] = {
+    "s3:listbucket": ("s3:getobject", (
+        "without it GetObject and HeadObject of a missing key answer 403 AccessDenied, not "
+        "404 NoSuchKey (S3 API reference, GetObject, Permissions): removing it changes what "
+        "a reader of keys not yet written sees")),
+}
 
 
 @dataclass
@@ -79,11 +100,30 @@ def needed_policy(pairs: Iterable[Pair]) -> dict[str, Any] | None:
         for resource, actions in sorted(by_resource.items())]}
 
 
+def _unit(action: str, resource: str) -> Pair:
+    """A pair in the unit grants are counted in: the action in lower case, an object as its
+    bucket's objects."""
+    return action.lower(), objects_of(resource)
+
+
 def unused(granted: Iterable[Grant], used: Iterable[Pair]) -> list[Grant]:
     """The grants no used pair exercised (actions compared without regard to case; any
     object of a bucket exercises a grant on its objects)."""
-    seen = {(action.lower(), objects_of(resource)) for action, resource in used}
-    return [g for g in granted if (g.action.lower(), objects_of(g.arn)) not in seen]
+    seen = {_unit(action, resource) for action, resource in used}
+    return [g for g in granted if _unit(g.action, g.arn) not in seen]
+
+
+def exemption(grant: Grant, granted: Iterable[Grant]) -> str | None:
+    """Why an unused grant must not be advised away (`ANSWER_CHANGING`), or None: it
+    changes the answers of an action the role is granted on the same bucket's objects."""
+    found = ANSWER_CHANGING.get(grant.action.lower())
+    if found is None or "/" in grant.arn:  # a bucket's own grant, never one on its objects
+        return None
+    action, reason = found
+    objects = f"{grant.arn}/*"
+    if any(_unit(g.action, g.arn) == (action, objects) for g in granted):
+        return reason
+    return None
 
 
 def used_vs_granted(history: History, services: Iterable[str],
@@ -103,23 +143,54 @@ def used_vs_granted(history: History, services: Iterable[str],
             "used": [list(pair) for pair in sorted(found.used)],
             "denied": [list(pair) for pair in sorted(found.denied - found.used)],
             "needed_policy": needed_policy(found.used),
-            "granted": None if granted is None else len(granted),
-            "granted_unused": None if granted is None else [
-                {"action": g.action, "resource": g.resource, "granted_by": list(g.granted_by)}
-                for g in unused(granted, found.used)],
+            **_granted(granted, found.used),
         }
     return report
 
 
+def _granted(granted: list[Grant] | None, used: set[Pair]) -> dict[str, Any]:
+    """The granted pairs' counts and lists: all, used, never used, exempt from advice."""
+    if granted is None:
+        return {"granted": None, "granted_used": None, "granted_unused": None,
+                "granted_exempt": None}
+    never = unused(granted, used)
+    exempt = [(g, why) for g in never if (why := exemption(g, granted)) is not None]
+    kept = {id(g) for g, _ in exempt}
+    return {
+        "granted": len(granted),
+        "granted_used": len(granted) - len(never),
+        "granted_unused": [_grant(g) for g in never if id(g) not in kept],
+        "granted_exempt": [{**_grant(g), "reason": why} for g, why in exempt],
+    }
+
+
+def _grant(grant: Grant) -> dict[str, Any]:
+    return {"action": grant.action, "resource": grant.resource,
+            "granted_by": list(grant.granted_by)}
+
+
 def summary(entry: Mapping[str, Any], shown: int = 5) -> str:
-    """One line on a role's entry of `used_vs_granted`: counts and the first unused grants."""
-    text = f"used {len(entry['used'])}"
+    """One line on a role's entry of `used_vs_granted`: granted (action, resource) pairs,
+    how many were used, the first unused ones and those kept though unused."""
     unused_grants = entry["granted_unused"]
     if unused_grants is None:
-        return text + "; granted unknown (no IAM state)"
-    text += f" of {entry['granted']} granted; never used: {len(unused_grants)}"
+        pairs = {_unit(action, resource) for action, resource in entry["used"]}
+        return (f"used {len(pairs)} (action, resource) pairs (a bucket's objects as one); "
+                "granted unknown (no IAM state)")
+    exempt = entry.get("granted_exempt") or []
+    used = entry.get("granted_used")
+    if used is None:  # a document of an older kit: no count in the grants' unit
+        used = entry["granted"] - len(unused_grants) - len(exempt)
+    text = (f"used {used} of {entry['granted']} granted (action, resource) pairs; "
+            f"never used: {len(unused_grants)}")
     if unused_grants:
-        names = [f"{g['action']} on {g['resource']}" for g in unused_grants[:shown]]
-        more = len(unused_grants) - shown
-        text += " (" + ", ".join(names) + (f" and {more} more" if more > 0 else "") + ")"
+        text += _listed([f"{g['action']} on {g['resource']}" for g in unused_grants], shown)
+    if exempt:
+        text += f"; kept though unused: {len(exempt)}" + _listed(
+            [f"{g['action']} on {g['resource']}: {g['reason']}" for g in exempt], shown)
     return text
+
+
+def _listed(names: list[str], shown: int) -> str:
+    more = len(names) - shown
+    return " (" + ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "") + ")"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kit import aws
 from kit.rds import wire
 from kit.rds.errors import (
     InvalidDBInstanceState,
@@ -57,12 +58,16 @@ def _available(instance: DbInstance, action: str) -> None:
 
 
 def _spec(record: Any) -> Spec:
+    zones = sorted({zone.text for zone in record.iterfind(
+        f".//{{{wire.NS}}}SubnetAvailabilityZone/{{{wire.NS}}}Name") if zone.text})
     return Spec(identifier=(text(record, "DBInstanceIdentifier") or "").lower(),
                 resource_id=text(record, "DbiResourceId") or "",
                 master_username=text(record, "MasterUsername") or "postgres",
                 db_name=text(record, "DBName"),
                 multi_az=text(record, "MultiAZ") == "true",
-                retention_days=int(text(record, "BackupRetentionPeriod") or 0))
+                retention_days=int(text(record, "BackupRetentionPeriod") or 0),
+                zone=text(record, "AvailabilityZone") or f"{aws.REGION}a",
+                zones=tuple(zones))
 
 
 def rewrite_instance(record: Any, instance: DbInstance) -> None:
@@ -75,6 +80,10 @@ def rewrite_instance(record: Any, instance: DbInstance) -> None:
         put(record, "Endpoint/Address", address)
         put(record, "Endpoint/Port", str(port))
     put(record, "MultiAZ", "true" if instance.spec.multi_az else "false")
+    # The primary's zone and, for Multi-AZ only, the standby's (swapped by a failover).
+    put(record, "AvailabilityZone", instance.zone)
+    put(record, "SecondaryAvailabilityZone",
+        instance.secondary_zone if instance.spec.multi_az else None)
     window = instance.window()
     put(record, "LatestRestorableTime", wire.timestamp(window[1]) if window else None)
 
@@ -133,8 +142,10 @@ def _automated_snapshots(request: Request, instance: DbInstance) -> None:
 def describe(request: Request) -> Reply:
     """DescribeDBInstances (API_DescribeDBInstances.html), DescribeDBSnapshots
     (API_DescribeDBSnapshots.html): moto's records with the plane's status, endpoint,
-    Multi-AZ and LatestRestorableTime ("the latest time to which a database in this DB
-    instance can be restored with point-in-time restore"; absent without backups)."""
+    Multi-AZ, zones (API_DBInstance.html: AvailabilityZone, and SecondaryAvailabilityZone
+    "if present, specifies the name of the secondary Availability Zone for a DB instance
+    with multi-AZ support") and LatestRestorableTime ("the latest time to which a database
+    in this DB instance can be restored with point-in-time restore"; absent without backups)."""
     return _rewritten(request.forward(), request.plane)
 
 

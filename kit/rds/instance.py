@@ -9,6 +9,13 @@ name does on AWS. Statuses follow the User Guide's "Viewing Amazon RDS DB instan
 creating -> available; rebooting (a reboot, or a single-AZ engine restarted in place after
 a crash); deleting. Each transition lasts its configured time (kit.rds.config) plus the real
 work, runs in a worker thread of the plane, and holds the instance's lock throughout.
+
+Zones as DescribeDBInstances reports them (RDS API reference, DBInstance): `AvailabilityZone`
+is the primary's zone, `SecondaryAvailabilityZone` the standby's, present only for Multi-AZ.
+A failover swaps them: the standby in the other zone becomes the primary (RDS User Guide,
+"Multi-AZ DB instance deployments": "the primary DB instance switches over automatically to
+the standby replica"; RebootDBInstance with ForceFailover "is conducted through a Multi-AZ
+failover"), and its replacement standby stands where the old primary stood.
 """
 
 from __future__ import annotations
@@ -45,6 +52,18 @@ class Spec:
     db_name: str | None
     multi_az: bool
     retention_days: int
+    zone: str = "us-east-1a"  # AvailabilityZone as created
+    zones: tuple[str, ...] = ()  # the zones of its DB subnet group (none: the region's)
+
+
+def other_zone(spec: Spec, primary: str) -> str:
+    """The zone a Multi-AZ standby stands in: another zone of the DB subnet group (a DB
+    subnet group "must have subnets in at least two AZs"), else the region's next zone."""
+    others = sorted(z for z in spec.zones if z != primary)
+    if others:
+        return others[0]
+    region, letter = primary[:-1], primary[-1:]
+    return region + ("b" if letter != "b" else "a")
 
 
 @dataclass(frozen=True)
@@ -76,6 +95,8 @@ class DbInstance:
         self.backups = Backups(root, spec.identifier, spec.retention_days,
                                timings.retention_day_seconds)
         self.partitioned = False
+        self.zone = spec.zone  # the primary's
+        self.secondary_zone = other_zone(spec, spec.zone) if spec.multi_az else None
         self.busy = False  # a transition runs: the crash monitor keeps off
         self.lock = threading.RLock()
         self._generation = 0
@@ -149,8 +170,11 @@ class DbInstance:
         new.promote()
         new.set({"synchronous_standby_names": "''"})
         self.primary, self.standby, self.partitioned = new, None, False
+        if self.secondary_zone is not None:  # the standby's zone is the primary's now
+            self.zone, self.secondary_zone = self.secondary_zone, self.zone
         self._point_endpoint(new)
-        self.emit(self.identifier, "failover_completed", reason=why)
+        self.emit(self.identifier, "failover_completed", reason=why, zone=self.zone,
+                  secondary_zone=self.secondary_zone)
         self._add_standby()
 
     def _restart(self, why: str) -> None:
@@ -284,8 +308,10 @@ class DbInstance:
                     self.backups.base_backup(self.primary)
             if changes.get("multi_az") is True and self.standby is None:
                 self._add_standby()
+                self.secondary_zone = other_zone(self.spec, self.zone)
             elif changes.get("multi_az") is False:
                 self._drop_standby()
+                self.secondary_zone = None
             self.spec = replace(self.spec, **changes)
             self._set("available")
 

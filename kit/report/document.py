@@ -10,7 +10,7 @@ Format `kit.report/2`:
     {fault, seed, outcome, error, score, timings {stage: seconds}, run_dir,
      invariants {id: {id, verdict, summary, evidence, params}},
      used_vs_granted {role: {processes, used, denied, needed_policy, granted,
-                             granted_unused}} | null,
+                             granted_used, granted_unused, granted_exempt}} | null,
      confinement {complete, missing [what is missing and how to get it],
                   roles {workload|deploy: axes}} | null,
      emulators {aws service: moto|localstack} | null,
@@ -25,9 +25,14 @@ verdict differed between the emulators, taken out of the run's verdicts (so out 
 reward) and reported here with both evidences and the documented behaviours behind them.
 
 `used_vs_granted` (kit/iam/usage.py) is computed by the run from its history: null when the
-run stopped before the workload. `confinement` says how the solution's processes were
-confined on each axis (kit/sandbox/confine.py): a run with `complete` false ran on a machine
-that could not confine them fully (`kit eval --require-confinement` refuses to grade there).
+run stopped before the workload. `used` lists the (action, resource ARN) pairs called (an
+object each); `granted` counts granted (action, resource) pairs and `granted_used` how many
+of them a call exercised, in the same unit; `granted_unused` the others, except
+`granted_exempt` (each with its `reason`): grants whose removal would change an API's
+documented answers (s3:ListBucket beside s3:GetObject), never advised away. `confinement`
+says how the solution's processes were confined on each axis (kit/sandbox/confine.py): a
+run with `complete` false ran on a machine that could not confine them fully (`kit eval
+--require-confinement` refuses to grade there).
 
 The reward and its properties are defined in kit/reward.py: gates score a run 0,
 a failed major invariant caps the reward at the scenario's ceiling, every fault weighs the

@@ -237,8 +237,10 @@ def test_a_key_policy_deny_stops_sqs_from_decrypting_for_the_role(env: Env,
 # --- trust_narrowed --------------------------------------------------------------------------
 
 
-def test_a_narrowed_trust_refuses_new_sessions_and_spares_existing_ones(env: Env,
-                                                                        gw: Gateway) -> None:
+def test_a_narrowed_trust_refuses_new_sessions_and_revokes_existing_ones(env: Env,
+                                                                         gw: Gateway) -> None:
+    # IAM User Guide, "Revoking IAM role temporary security credentials": a running session
+    # is denied every call once revoked (kit/faults/iam/trust.py); heal lifts it.
     url, arn = _queue(env)
     worker = _role(env, gw, _allow("sqs:SendMessage", arn))
     iam = aws.client("iam", env.moto)
@@ -251,10 +253,13 @@ def test_a_narrowed_trust_refuses_new_sessions_and_spares_existing_ones(env: Env
         "sts:AssumeRole", worker.arn, "ImplicitDeny")
     harness_sts = aws.client("sts", gw.url, env.harness)
     _denied(lambda: harness_sts.assume_role(RoleArn=worker.arn, RoleSessionName="again"))
-    worker.client("sqs", gw).send_message(QueueUrl=url, MessageBody="a running session")
+    _denied(lambda: worker.client("sqs", gw).send_message(QueueUrl=url, MessageBody="x"))
+    assert _last(gw)["decision"] == "ExplicitDeny"
     assert fault.heal()["harness_can_assume"] is True
     harness_sts.assume_role(RoleArn=worker.arn, RoleSessionName="again")
+    worker.client("sqs", gw).send_message(QueueUrl=url, MessageBody="a renewed session")
     assert iam.get_role(RoleName=worker.name)["Role"]["AssumeRolePolicyDocument"] == original
+    assert iam.list_role_policies(RoleName=worker.name)["PolicyNames"] == ["main"]
 
 
 # --- the nemesis records what changed and what was restored ----------------------------------

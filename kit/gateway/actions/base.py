@@ -49,6 +49,9 @@ class Call:
     params: Mapping[str, Any] = field(default_factory=dict)
     context: Mapping[str, ContextValue] = field(default_factory=dict)  # request keys
     changes_policy: bool = False  # the call may change policies, tags or resource policies
+    # Asked only when the object the call reads does not exist: allowed, the miss is
+    # answered as the emulator answers it (404); denied, AWS hides the miss (403).
+    if_missing: Check | None = None
     problem: str = ""  # why the call could not be mapped
 
     @property

@@ -3,11 +3,19 @@
 `GET /bucket` is s3:ListBucket on the bucket, `PUT /bucket/key` s3:PutObject on the object,
 `?policy`, `?tagging`, `?uploads`... select the subresource actions. A copy also reads its
 source; a multi-object delete is approximated as s3:DeleteObject on `bucket/*`.
+
+A read of an object that does not exist (GetObject, HeadObject) is answered 404 NoSuchKey
+only to a caller who may also s3:ListBucket the bucket; to any other, 403 AccessDenied
+(S3 API reference, GetObject and HeadObject, "Permissions": "If you have the s3:ListBucket
+permission on the bucket, Amazon S3 returns an HTTP status code 404 Not Found error. If you
+don't have the s3:ListBucket permission, Amazon S3 returns an HTTP status code 403 Access
+Denied error."). The call carries that check as `if_missing`; `missing_key` says whether
+the emulator's reply is such a miss.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from kit.gateway.actions.base import Call, Check, known, unknown
@@ -57,8 +65,7 @@ _OBJECT_SUB = {
 _SSE_HEADERS = ("x-amz-server-side-encryption", "x-amz-server-side-encryption-aws-kms-key-id")
 _OBJECT = {"GET": "GetObject", "HEAD": "GetObject", "PUT": "PutObject",
               "DELETE": "DeleteObject"}
-
-
+_NO_SUCH_KEY = b"<Code>NoSuchKey</Code>"
 
 def describe(method: str, path: str, headers: Mapping[str, str]) -> Call:
     """The checks of one path-style S3 request."""
@@ -101,5 +108,19 @@ def describe(method: str, path: str, headers: Mapping[str, str]) -> Call:
     if source and operation == "PutObject":  # CopyObject also reads its source
         src_bucket, _, src_key = unquote(source.split("?", 1)[0]).lstrip("/").partition("/")
         checks.append(Check("s3:GetObject", f"arn:aws:s3:::{src_bucket}/{src_key}"))
+    if_missing = Check("s3:ListBucket", f"arn:aws:s3:::{bucket}") \
+        if operation == "GetObject" and key else None
     return Call("s3", operation, "rest-xml", tuple(checks), query, context,
-                changes_policy=operation in _POLICY_CHANGES)
+                changes_policy=operation in _POLICY_CHANGES, if_missing=if_missing)
+
+
+def missing_key(method: str, status: int, body: bytes, bucket_exists: Callable[[], bool]
+                ) -> bool:
+    """Whether an S3 object read was answered "no such key": a GET's 404 NoSuchKey, or a
+    HEAD's 404 (no body to say which) on a bucket that exists (else it is NoSuchBucket;
+    asked only then)."""
+    if status != 404:
+        return False
+    if method.upper() == "HEAD":
+        return bucket_exists()
+    return _NO_SUCH_KEY in body

@@ -35,6 +35,8 @@ ALWAYS = {
     "transport": {"Bool": {"aws:SecureTransport": "true"}},
     "tag-if-exists": {"StringLikeIfExists": {"aws:PrincipalTag/team": "*"}},
     "any-session": {"StringLike": {"aws:userid": "*"}},
+    # the gateway sets aws:TokenIssueTime: a role session is issued during the run
+    "token-issued": {"DateGreaterThan": {"aws:TokenIssueTime": "2000-01-01T00:00:00Z"}},
 }
 RESTRICTING = {
     "time-ahead": {"DateGreaterThan": {"aws:CurrentTime": "2100-01-01T00:00:00Z"}},
@@ -45,6 +47,7 @@ RESTRICTING = {
     "plain-http": {"Bool": {"aws:SecureTransport": "false"}},
     "tag": {"StringEquals": {"aws:PrincipalTag/team": "payments"}},
     "one-session": {"StringLike": {"aws:userid": "*:nightly-job"}},
+    "token-issued-later": {"DateGreaterThan": {"aws:TokenIssueTime": "2100-01-01T00:00:00Z"}},
 }
 
 

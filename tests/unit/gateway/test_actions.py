@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kit.gateway import actions
-from kit.gateway.actions import Call, Check
+from kit.gateway.actions import Call, Check, s3
 from tests.unit.gateway.wire import Wire, capture, query
 
 ACCT = "123456789012"
@@ -146,6 +148,37 @@ def test_s3_object_and_bucket_calls() -> None:
     assert listing.context == {"s3:prefix": "in/"}
     assert _describe(capture("s3", "put_bucket_policy", Bucket="b", Policy="{}")).checks == (
         Check("s3:PutBucketPolicy", "arn:aws:s3:::b"),)
+
+
+def test_s3_object_reads_carry_the_list_bucket_check_asked_of_a_missing_key() -> None:
+    # S3 API reference, GetObject and HeadObject, "Permissions": a missing key is 404 with
+    # s3:ListBucket on the bucket, 403 without it.
+    for method in ("get_object", "head_object"):
+        call = _describe(capture("s3", method, Bucket="b", Key="dir/k"))
+        assert call.if_missing == Check("s3:ListBucket", "arn:aws:s3:::b"), method
+    for method, extra in (("put_object", {"Key": "k", "Body": b"x"}),
+                          ("get_object_tagging", {"Key": "k"}),
+                          ("get_object", {"Key": "k", "VersionId": "v1"}),
+                          ("list_objects_v2", {})):
+        assert _describe(capture("s3", method, Bucket="b", **extra)).if_missing is None, method
+
+
+def test_a_missing_key_is_a_get_s_no_such_key_or_a_head_s_404_on_a_bucket_that_exists() -> None:
+    no_key = b"<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
+    no_bucket = b"<Error><Code>NoSuchBucket</Code></Error>"
+    asked: list[bool] = []
+
+    def exists(answer: bool) -> Callable[[], bool]:
+        return lambda: asked.append(answer) or answer
+
+    assert s3.missing_key("GET", 404, no_key, exists(True))
+    assert not s3.missing_key("GET", 404, no_bucket, exists(False))
+    assert not s3.missing_key("GET", 200, b"data", exists(True))
+    assert not s3.missing_key("GET", 403, b"<Code>AccessDenied</Code>", exists(True))
+    assert not s3.missing_key("HEAD", 200, b"", exists(True))
+    assert asked == []  # the bucket is looked up only for a HEAD's 404
+    assert s3.missing_key("HEAD", 404, b"", exists(True))
+    assert not s3.missing_key("HEAD", 404, b"", exists(False))
 
 
 def test_s3_copy_also_reads_its_source() -> None:

@@ -6,7 +6,7 @@ import random
 
 from kit.history import FinalState, History, parse_op
 from kit.iam import Request, evaluate, parse_policy, unknown_actions
-from kit.iam.usage import needed_policy, role_of, used_vs_granted
+from kit.iam.usage import needed_policy, role_of, summary, used_vs_granted
 
 from ..checks.builder import ARN, WORKER_ACTIONS, allow, healthy_iam
 
@@ -126,3 +126,65 @@ def test_objects_written_are_one_resource_their_bucket_s_objects() -> None:
     assert worker["needed_policy"]["Statement"] == [
         {"Effect": "Allow", "Action": ["s3:PutObject"], "Resource": f"{bucket}/*"}]
     assert worker["granted_unused"] == []  # the grant on its objects was exercised
+
+
+def _reader(extra: dict | None = None) -> dict:
+    """final.iam where the worker may read a bucket's objects and list the bucket."""
+    iam = healthy_iam()
+    iam["resources"]["bucket"] = BUCKET
+    iam["roles"]["worker"]["policies"]["read"] = allow("s3:GetObject", f"{BUCKET}/*")
+    iam["roles"]["worker"]["policies"]["list"] = allow("s3:ListBucket", BUCKET)
+    iam["roles"]["worker"]["policies"].update(extra or {})
+    return iam
+
+
+BUCKET = "arn:aws:s3:::results"
+READS = [("worker-0", "s3:GetObject", f"{BUCKET}/j-{n}.json", "Allow") for n in range(85)]
+
+
+def test_used_and_granted_are_counted_in_one_unit_granted_pairs() -> None:
+    # 85 objects read exercise one grant (s3:GetObject on the bucket's objects), not 85.
+    worker = used_vs_granted(history(READS, _reader()), ("s3",))["worker"]
+    assert len(worker["used"]) == 85  # the calls, one pair per object
+    assert (worker["granted"], worker["granted_used"]) == (2, 1)
+    assert summary(worker).startswith("used 1 of 2 granted (action, resource) pairs;")
+    assert worker["granted_used"] <= worker["granted"]
+
+
+def test_list_bucket_beside_get_object_is_never_advised_away() -> None:
+    worker = used_vs_granted(history(READS, _reader()), ("s3",))["worker"]
+    assert worker["granted_unused"] == []
+    [kept] = worker["granted_exempt"]
+    assert (kept["action"], kept["resource"]) == ("s3:ListBucket", "bucket")
+    assert "403 AccessDenied, not 404 NoSuchKey" in kept["reason"]
+    assert "never used: 0; kept though unused: 1 (s3:ListBucket on bucket: " in summary(worker)
+
+
+def test_list_bucket_the_gateway_decided_for_a_missing_key_is_used() -> None:
+    calls = [*READS, ("worker-0", "s3:ListBucket", BUCKET, "Allow")]  # guard.hide_missing
+    worker = used_vs_granted(history(calls, _reader()), ("s3",))["worker"]
+    assert (worker["granted_used"], worker["granted_exempt"], worker["granted_unused"]) == (
+        2, [], [])
+
+
+def test_list_bucket_without_get_object_is_no_exemption() -> None:
+    iam = _reader()
+    del iam["roles"]["worker"]["policies"]["read"]
+    worker = used_vs_granted(history([], iam), ("s3",))["worker"]
+    assert worker["granted_exempt"] == []
+    assert [g["action"] for g in worker["granted_unused"]] == ["s3:ListBucket"]
+
+
+def test_the_summary_of_a_role_without_iam_state_counts_a_bucket_s_objects_once() -> None:
+    worker = used_vs_granted(history(READS), ("s3",))["worker"]
+    assert worker["granted_used"] is None and worker["granted_exempt"] is None
+    assert summary(worker) == ("used 1 (action, resource) pairs (a bucket's objects as one); "
+                               "granted unknown (no IAM state)")
+
+
+def test_the_summary_reads_a_document_of_an_older_kit() -> None:
+    entry = {"used": [["sqs:ReceiveMessage", QUEUE]] * 1, "granted": 3,
+             "granted_unused": [{"action": "sqs:PurgeQueue", "resource": "queue",
+                                 "granted_by": []}]}
+    assert summary(entry).startswith("used 2 of 3 granted (action, resource) pairs; "
+                                     "never used: 1 (sqs:PurgeQueue on queue)")

@@ -6,12 +6,14 @@ the record fields the plane rewrites in moto's replies."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from kit.rds import api
 from kit.rds.config import RdsTimings
+from kit.rds.instance import other_zone
 from kit.rds.snapshots import Snapshots
 from kit.rds.wire import NS
 
@@ -231,3 +233,54 @@ def test_timings_are_bounded_and_unknown_ones_refused():
     for bad in ({"wal_upload_seconds": 0}, {"reboot_seconds": 121}, {"reboot_sec": 1}):
         with pytest.raises(ValueError):
             RdsTimings(**bad)
+
+
+def _zones(reply, identifier: str) -> tuple[str | None, str | None]:
+    root = ET.fromstring(reply[2])
+    record = next(r for r in root.iter(f"{{{NS}}}DBInstance")
+                  if r.findtext(f"{{{NS}}}DBInstanceIdentifier") == identifier)
+    return (record.findtext(f"{{{NS}}}AvailabilityZone"),
+            record.findtext(f"{{{NS}}}SecondaryAvailabilityZone"))
+
+
+def test_describe_reports_the_primary_s_zone_and_a_multi_az_standby_s(tmp_path):
+    # DBInstance (API_DBInstance.html): AvailabilityZone "Specifies the name of the
+    # Availability Zone where the DB instance is located"; SecondaryAvailabilityZone "If
+    # present, specifies the name of the secondary Availability Zone for a DB instance
+    # with multi-AZ support". moto reports neither as they move.
+    multi = instance(tmp_path, multi_az=True)
+    single = instance(tmp_path, identifier="single")
+    the_plane = plane(tmp_path, multi, single)
+    moto = Moto(describe_reply(instance_record("ledger", multi_az=True),
+                               instance_record("single")))
+    assert _zones(call("DescribeDBInstances", the_plane, moto), "ledger") == (
+        "us-east-1a", "us-east-1b")
+    assert _zones(call("DescribeDBInstances", the_plane, moto), "single") == (
+        "us-east-1a", None)
+    multi.zone, multi.secondary_zone = multi.secondary_zone, multi.zone  # as _failover does
+    assert _zones(call("DescribeDBInstances", the_plane, moto), "ledger") == (
+        "us-east-1b", "us-east-1a")
+
+
+def test_the_standby_stands_in_another_zone_of_the_subnet_group(tmp_path):
+    record = ET.fromstring(
+        f'<DBInstance xmlns="{NS}"><DBInstanceIdentifier>x</DBInstanceIdentifier>'
+        "<MultiAZ>true</MultiAZ><AvailabilityZone>us-east-1c</AvailabilityZone>"
+        "<DBSubnetGroup><Subnets>"
+        + "".join(f"<Subnet><SubnetAvailabilityZone><Name>{z}</Name></SubnetAvailabilityZone>"
+                  "</Subnet>" for z in ("us-east-1c", "us-east-1f"))
+        + "</Subnets></DBSubnetGroup></DBInstance>")
+    spec = api._spec(record)
+    assert (spec.zone, spec.zones) == ("us-east-1c", ("us-east-1c", "us-east-1f"))
+    assert other_zone(spec, spec.zone) == "us-east-1f"
+    assert other_zone(replace(spec, zones=()), "us-east-1b") == "us-east-1a"
+
+
+def test_modify_adds_and_drops_the_secondary_zone_with_multi_az(tmp_path):
+    db = instance(tmp_path)
+    assert db.secondary_zone is None
+    db._add_standby = lambda: None  # no server here: the zones are what is under test
+    db.modify({"multi_az": True})
+    assert (db.zone, db.secondary_zone) == ("us-east-1a", "us-east-1b")
+    db.modify({"multi_az": False})
+    assert db.secondary_zone is None

@@ -131,12 +131,13 @@ def test_markdown_and_junit_show_used_vs_granted(tmp_path: Path) -> None:
     doc = _usage_doc(tmp_path)
     text = markdown.render(doc)
     assert "### Used vs granted" in text
-    assert ("`worker` under none (seed 1): used 2 of 4 granted; never used: 2 "
-            "(sqs:ChangeMessageVisibility on queue, sqs:PurgeQueue on queue)") in text
+    assert ("`worker` under none (seed 1): used 2 of 4 granted (action, resource) pairs; "
+            "never used: 2 (sqs:ChangeMessageVisibility on queue, sqs:PurgeQueue on queue)"
+            ) in text
     path = junit.write(doc, tmp_path / "junit.xml")
     suite = next(iter(junitparser.JUnitXml.fromfile(str(path))))
     assert {p.name: p.value for p in suite.properties()}["used_vs_granted.producer"] == (
-        "used 1 of 1 granted; never used: 0")
+        "used 1 of 1 granted (action, resource) pairs; never used: 0")
     out = ET.parse(path).getroot().find("testsuite/system-out")
     assert out is not None and "needed policy of role worker" in (out.text or "")
     assert "### Used vs granted" not in markdown.render(_doc())
