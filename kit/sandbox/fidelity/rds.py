@@ -271,3 +271,45 @@ def performance_insights_settings_read_back() -> None:
     DBInstance.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
     DBInstance.performance_insights_retention_period = property(  # type: ignore[attr-defined]
         retention, set_retention)
+
+
+def database_insights_mode_reads_back() -> None:
+    """A DB instance or cluster reports the Database Insights mode it was created with.
+
+    AWS (RDS API reference, CreateDBInstance / CreateDBCluster, DatabaseInsightsMode,
+    "standard" or "advanced"; DBInstance / DBCluster report it as DatabaseInsightsMode;
+    an Aurora instance inherits its cluster's). moto 5.2 stores it on ModifyDBInstance
+    but ignores it on create, so `database_insights_mode = "advanced"` plans a change
+    right after the apply.
+    """
+    from moto.rds.models import DBInstanceClustered, RDSBackend
+
+    if getattr(RDSBackend.create_db_cluster, "_kit_insights", False):
+        return
+    create_instance = RDSBackend.create_db_instance
+    create_cluster = RDSBackend.create_db_cluster
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = create_instance(self, db_kwargs)
+        if db_kwargs.get("database_insights_mode") and not db_kwargs.get(
+                "db_cluster_identifier"):
+            database.database_insights_mode = db_kwargs["database_insights_mode"]
+        return database
+
+    def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        cluster = create_cluster(self, kwargs)
+        if kwargs.get("database_insights_mode"):
+            cluster.database_insights_mode = kwargs["database_insights_mode"]
+        return cluster
+
+    def inherited(self: Any) -> str | None:
+        return getattr(self.cluster, "database_insights_mode", None)
+
+    def set_inherited(self: Any, value: str | None) -> None:
+        self.cluster.database_insights_mode = value
+
+    create_db_cluster._kit_insights = True  # type: ignore[attr-defined]
+    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
+    RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
+    DBInstanceClustered.database_insights_mode = property(  # type: ignore[attr-defined]
+        inherited, set_inherited)
