@@ -119,6 +119,38 @@ def test_the_database_insights_mode_reads_back(sandbox: Sandbox) -> None:
     assert "DatabaseInsightsMode" not in _db(rds, "no-insights")
 
 
+def test_lifecycle_log_volume_insights_and_monitoring_read_back(sandbox: Sandbox) -> None:
+    """AWS RDS API reference, CreateDBInstance / CreateDBCluster: EngineLifecycleSupport,
+    DedicatedLogVolume (an instance), EnablePerformanceInsights (7 days unless given),
+    MonitoringInterval and MonitoringRoleArn (a cluster) are reported by DBInstance and
+    DBCluster; StorageType aurora-iopt1 (Aurora I/O-Optimized) is a cluster's storage
+    type (moto 5.2 failed on it with HTTP 500); ScalingConfigurationInfo is "the scaling
+    configuration for an Aurora DB cluster in serverless DB engine mode" (moto 5.2
+    reported an empty one for a provisioned cluster)."""
+    rds = aws.client("rds", sandbox.moto.url)
+    role = "arn:aws:iam::123456789012:role/rds-monitoring"
+    disabled = "open-source-rds-extended-support-disabled"
+    db = _db(rds, "lifecycle", EngineLifecycleSupport=disabled, DedicatedLogVolume=True)
+    assert (db["EngineLifecycleSupport"], db["DedicatedLogVolume"]) == (disabled, True)
+    cluster = rds.create_db_cluster(
+        DBClusterIdentifier="lifecycle-cluster", Engine="aurora-postgresql",
+        EngineVersion="16.6", MasterUsername="kit", MasterUserPassword="s3cret-pw",
+        StorageType="aurora-iopt1", EngineLifecycleSupport=disabled,
+        EnablePerformanceInsights=True, MonitoringInterval=60,
+        MonitoringRoleArn=role)["DBCluster"]
+    assert (cluster["StorageType"], cluster["EngineLifecycleSupport"]) == ("aurora-iopt1",
+                                                                          disabled)
+    assert (cluster["PerformanceInsightsEnabled"], cluster["PerformanceInsightsRetentionPeriod"],
+            cluster["MonitoringInterval"], cluster["MonitoringRoleArn"]) == (True, 7, 60, role)
+    assert "ScalingConfigurationInfo" not in cluster  # DBCluster: serverless engine mode only
+    rds.modify_db_cluster(DBClusterIdentifier="lifecycle-cluster",
+                          PerformanceInsightsRetentionPeriod=465, ApplyImmediately=True)
+    cluster = rds.describe_db_clusters(DBClusterIdentifier="lifecycle-cluster")["DBClusters"][0]
+    assert cluster["PerformanceInsightsRetentionPeriod"] == 465
+    plain = _db(rds, "lifecycle-plain")
+    assert "EngineLifecycleSupport" not in plain and "DedicatedLogVolume" not in plain
+
+
 FEEDBACK = ("Application", "HTTP", "Lambda", "SQS", "Firehose")
 
 
@@ -268,7 +300,36 @@ resource "aws_db_instance" "db" {
   database_insights_mode                = "advanced"
   performance_insights_enabled          = true
   performance_insights_retention_period = 465
+  engine_lifecycle_support              = "open-source-rds-extended-support-disabled"
+  dedicated_log_volume                  = true
   skip_final_snapshot                   = true
+}
+resource "aws_rds_cluster" "aurora" {
+  cluster_identifier           = "kit-aurora"
+  engine                       = "aurora-postgresql"
+  engine_version               = "16.6"
+  master_username              = "kit"
+  master_password              = "s3cret-password"
+  storage_type                 = "aurora-iopt1"
+  engine_lifecycle_support     = "open-source-rds-extended-support-disabled"
+  performance_insights_enabled = true
+  monitoring_interval          = 60
+  monitoring_role_arn          = aws_iam_role.monitoring.arn
+  skip_final_snapshot          = true
+}
+data "aws_iam_policy_document" "monitoring" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["monitoring.rds.amazonaws.com"]
+    }
+  }
+}
+resource "aws_iam_role" "monitoring" {
+  name                = "kit-rds-monitoring"
+  assume_role_policy  = data.aws_iam_policy_document.monitoring.json
+  managed_policy_arns = ["arn:aws:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole"]
 }
 resource "aws_db_instance" "defaults" {
   identifier           = "kit-defaults"
@@ -325,10 +386,12 @@ resource "aws_sns_topic" "logged" {
 def test_a_stack_of_current_engines_and_logged_topics_applies_reads_back_and_destroys(
         sandbox: Sandbox, tmp_path: Path) -> None:
     """Terraform AWS provider documentation, aws_db_option_group / aws_db_parameter_group
-    / aws_db_instance (database_insights_mode; the default option and parameter groups
-    named) / aws_kms_key (an ML-DSA key spec) / aws_sns_topic (<protocol>_*_feedback_*):
-    a stack AWS accepts applies through the kit's deploy stage, the plan right after the
-    apply is empty (every attribute reads back as declared), and it destroys."""
+    / aws_db_instance (database_insights_mode, engine_lifecycle_support,
+    dedicated_log_volume; the default option and parameter groups named) / aws_rds_cluster
+    (aurora-iopt1, Performance Insights, Enhanced Monitoring) / aws_kms_key (an ML-DSA
+    key spec) / aws_sns_topic (<protocol>_*_feedback_*): a stack AWS accepts applies
+    through the kit's deploy stage, the plan right after the apply is empty (every
+    attribute reads back as declared), and it destroys."""
     sandbox.moto.reset()
     solution = tmp_path / "solution"
     solution.mkdir()

@@ -34,6 +34,9 @@ _SIBLING = {"oracle-ee-cdb": "oracle-ee", "oracle-se2-cdb": "oracle-se2",
             "sqlserver-dev-ee": "sqlserver-ee", "db2-ae": "postgres", "db2-ce": "postgres",
             "db2-se": "postgres"}
 DB2_PORT = 50000
+# Storage types moto's default-storage tables lack (CreateDBInstance / CreateDBCluster,
+# StorageType: gp3, io2; Aurora's aurora and aurora-iopt1), and the row they share.
+_STORAGE_SIBLING = {"gp3": "gp2", "io2": "io1", "aurora": "gp2", "aurora-iopt1": "gp2"}
 
 
 def db_family(engine: str, version: str) -> str | None:
@@ -57,14 +60,17 @@ def db_family(engine: str, version: str) -> str | None:
 
 def current_engines_are_accepted() -> None:
     """CreateDBInstance accepts every engine RDS offers (Db2, RDS Custom for Oracle SE2,
-    SQL Server developer editions).
+    SQL Server developer editions), and every storage type.
 
     AWS (RDS API reference, CreateDBInstance, Engine, Valid Values; Port: 1521 for Oracle,
     1433 for SQL Server, 50000 for Db2 unless given). moto 5.2's list is of 2023-11-08
     and refuses the others ("Value db2-se for parameter Engine is invalid"), which the kit
     would blame on the solution, and it has no default port for the CDB engines it lists.
+    StorageType (CreateDBCluster: aurora, aurora-iopt1, io1, io2, gp3): moto's storage
+    defaults know gp2, io1 and standard only, so an Aurora I/O-Optimized cluster failed
+    (KeyError, HTTP 500).
     """
-    from moto.rds.models import DBInstance
+    from moto.rds.models import DBCluster, DBInstance
     from moto.rds.utils import DbInstanceEngine
 
     if getattr(DbInstanceEngine.valid_db_instance_engine, "_kit_fix", False):
@@ -82,9 +88,17 @@ def current_engines_are_accepted() -> None:
         return port(_SIBLING.get(engine, engine))
 
     def default_allocated_storage(engine: str, storage_type: str) -> int:
-        return storage(_SIBLING.get(engine, engine), storage_type)
+        return storage(_SIBLING.get(engine, engine),
+                       _STORAGE_SIBLING.get(storage_type, storage_type))
+
+    cluster_storage = DBCluster.default_allocated_storage
+
+    def cluster_allocated_storage(engine: str, storage_type: str) -> int:
+        return cluster_storage(engine, _STORAGE_SIBLING.get(storage_type, storage_type))
 
     valid_db_instance_engine._kit_fix = True  # type: ignore[attr-defined]
+    DBCluster.default_allocated_storage = staticmethod(  # type: ignore[method-assign,assignment]
+        cluster_allocated_storage)
     DBInstance.default_port = staticmethod(default_port)  # type: ignore[method-assign,assignment]
     DBInstance.default_allocated_storage = staticmethod(  # type: ignore[method-assign,assignment]
         default_allocated_storage)
