@@ -284,7 +284,7 @@ def database_insights_mode_reads_back() -> None:
     """
     from moto.rds.models import DBInstanceClustered, RDSBackend
 
-    if getattr(RDSBackend.create_db_cluster, "_kit_insights", False):
+    if getattr(RDSBackend, "_kit_insights_mode", False):  # later fixes wrap the methods
         return
     create_instance = RDSBackend.create_db_instance
     create_cluster = RDSBackend.create_db_cluster
@@ -308,7 +308,7 @@ def database_insights_mode_reads_back() -> None:
     def set_inherited(self: Any, value: str | None) -> None:
         self.cluster.database_insights_mode = value
 
-    create_db_cluster._kit_insights = True  # type: ignore[attr-defined]
+    RDSBackend._kit_insights_mode = True  # type: ignore[attr-defined]
     RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
     RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
     DBInstanceClustered.database_insights_mode = property(  # type: ignore[attr-defined]
@@ -332,7 +332,7 @@ def lifecycle_and_log_volume_settings_read_back() -> None:
     """
     from moto.rds.models import RDSBackend
 
-    if getattr(RDSBackend.create_db_cluster, "_kit_lifecycle", False):
+    if getattr(RDSBackend, "_kit_lifecycle", False):  # later fixes wrap the methods
         return
     create_instance = RDSBackend.create_db_instance
     create_cluster = RDSBackend.create_db_cluster
@@ -350,7 +350,7 @@ def lifecycle_and_log_volume_settings_read_back() -> None:
 
     RDSBackend.create_db_instance = kept(create_instance)  # type: ignore[method-assign]
     RDSBackend.create_db_cluster = kept(create_cluster)  # type: ignore[method-assign]
-    RDSBackend.create_db_cluster._kit_lifecycle = True  # type: ignore[attr-defined]
+    RDSBackend._kit_lifecycle = True  # type: ignore[attr-defined]
 
 
 def cluster_insights_and_monitoring_read_back() -> None:

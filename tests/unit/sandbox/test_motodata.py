@@ -67,3 +67,24 @@ def test_an_empty_orderable_answer_would_have_been_the_solutions() -> None:
     text = ("Error: no RDS Orderable DB Instance Options found matching criteria; try "
             "different search\n\n  with data.aws_rds_orderable_db_instance.db,")
     assert divergences.gaps(text) is None
+
+
+def test_applying_the_fixes_again_wraps_nothing_twice() -> None:
+    """apply_all is idempotent (kit/sandbox/fidelity/__init__.py): a fix applied twice
+    would run twice per request. Several fixes wrap the same RDS methods, so each must
+    know it was applied by something a later fix does not replace."""
+    from moto.kms.models import Key
+    from moto.rds.models import DBCluster, DBInstance, RDSBackend
+    from moto.sns.responses import SNSResponse
+
+    from kit.sandbox import fidelity
+
+    wrapped = ((RDSBackend, "create_db_instance"), (RDSBackend, "create_db_cluster"),
+               (RDSBackend, "create_option_group"), (RDSBackend, "describe_option_groups"),
+               (SNSResponse, "get_topic_attributes"), (Key, "signing_algorithms"),
+               (DBInstance, "default_db_parameter_group_details"),
+               (DBCluster, "scaling_configuration_info"), (DBInstance, "default_port"))
+    fidelity.apply_all()
+    first = [getattr(owner, name) for owner, name in wrapped]
+    fidelity.apply_all()
+    assert [getattr(owner, name) for owner, name in wrapped] == first
