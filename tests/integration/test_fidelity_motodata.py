@@ -126,7 +126,9 @@ def test_lifecycle_log_volume_insights_and_monitoring_read_back(sandbox: Sandbox
     DBCluster; StorageType aurora-iopt1 (Aurora I/O-Optimized) is a cluster's storage
     type (moto 5.2 failed on it with HTTP 500); ScalingConfigurationInfo is "the scaling
     configuration for an Aurora DB cluster in serverless DB engine mode" (moto 5.2
-    reported an empty one for a provisioned cluster)."""
+    reported an empty one for a provisioned cluster); a cluster created without a
+    parameter group is in its family's default one (RDS User Guide, "Working with
+    parameter groups"; moto 5.2: default.aurora8.0 for every engine)."""
     rds = aws.client("rds", sandbox.moto.url)
     role = "arn:aws:iam::123456789012:role/rds-monitoring"
     disabled = "open-source-rds-extended-support-disabled"
@@ -143,6 +145,7 @@ def test_lifecycle_log_volume_insights_and_monitoring_read_back(sandbox: Sandbox
     assert (cluster["PerformanceInsightsEnabled"], cluster["PerformanceInsightsRetentionPeriod"],
             cluster["MonitoringInterval"], cluster["MonitoringRoleArn"]) == (True, 7, 60, role)
     assert "ScalingConfigurationInfo" not in cluster  # DBCluster: serverless engine mode only
+    assert cluster["DBClusterParameterGroup"] == "default.aurora-postgresql16"
     rds.modify_db_cluster(DBClusterIdentifier="lifecycle-cluster",
                           PerformanceInsightsRetentionPeriod=465, ApplyImmediately=True)
     cluster = rds.describe_db_clusters(DBClusterIdentifier="lifecycle-cluster")["DBClusters"][0]

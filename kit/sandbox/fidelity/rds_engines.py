@@ -115,12 +115,22 @@ def default_parameter_groups_name_the_family() -> None:
     engine version's family). moto 5.2 drops the last part of the version, so "16" makes
     `default.postgres` and "8.0" `default.mysql8`; an instance that names
     `default.postgres16` then reads back as another group and cannot be modified to it.
+    A DB cluster likewise (default.aurora-postgresql16, where moto 5.2 names
+    `default.aurora8.0` for every Aurora engine).
     """
-    from moto.rds.models import DBInstance
+    from moto.rds.models import DBInstance, RDSBackend
 
     details = DBInstance.default_db_parameter_group_details
     if getattr(details, "_kit_fix", False):
         return
+    create_cluster = RDSBackend.create_db_cluster
+
+    def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        cluster = create_cluster(self, kwargs)
+        family = db_family(cluster.engine, str(cluster.engine_version))
+        if family and not kwargs.get("db_cluster_parameter_group_name"):
+            cluster.parameter_group = f"default.{family}"
+        return cluster
 
     def default_db_parameter_group_details(self: Any) -> tuple[str, str]:
         family = db_family(self.engine, str(self.engine_version))
@@ -129,6 +139,7 @@ def default_parameter_groups_name_the_family() -> None:
         return family, f"default.{family}"
 
     default_db_parameter_group_details._kit_fix = True  # type: ignore[attr-defined]
+    RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
     DBInstance.default_db_parameter_group_details = (  # type: ignore[method-assign]
         default_db_parameter_group_details)
 
