@@ -271,3 +271,147 @@ def performance_insights_settings_read_back() -> None:
     DBInstance.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
     DBInstance.performance_insights_retention_period = property(  # type: ignore[attr-defined]
         retention, set_retention)
+
+
+def database_insights_mode_reads_back() -> None:
+    """A DB instance or cluster reports the Database Insights mode it was created with.
+
+    AWS (RDS API reference, CreateDBInstance / CreateDBCluster, DatabaseInsightsMode,
+    "standard" or "advanced"; DBInstance / DBCluster report it as DatabaseInsightsMode;
+    an Aurora instance inherits its cluster's). moto 5.2 stores it on ModifyDBInstance
+    but ignores it on create, so `database_insights_mode = "advanced"` plans a change
+    right after the apply.
+    """
+    from moto.rds.models import DBInstanceClustered, RDSBackend
+
+    if getattr(RDSBackend, "_kit_insights_mode", False):  # later fixes wrap the methods
+        return
+    create_instance = RDSBackend.create_db_instance
+    create_cluster = RDSBackend.create_db_cluster
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = create_instance(self, db_kwargs)
+        if db_kwargs.get("database_insights_mode") and not db_kwargs.get(
+                "db_cluster_identifier"):
+            database.database_insights_mode = db_kwargs["database_insights_mode"]
+        return database
+
+    def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        cluster = create_cluster(self, kwargs)
+        if kwargs.get("database_insights_mode"):
+            cluster.database_insights_mode = kwargs["database_insights_mode"]
+        return cluster
+
+    def inherited(self: Any) -> str | None:
+        return getattr(self.cluster, "database_insights_mode", None)
+
+    def set_inherited(self: Any, value: str | None) -> None:
+        self.cluster.database_insights_mode = value
+
+    RDSBackend._kit_insights_mode = True  # type: ignore[attr-defined]
+    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
+    RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
+    DBInstanceClustered.database_insights_mode = property(  # type: ignore[attr-defined]
+        inherited, set_inherited)
+
+
+# CreateDBInstance / CreateDBCluster settings moto 5.2 ignores on create (it stores them on
+# modify, which sets every given attribute), by moto's snake-case name.
+ON_CREATE = ("engine_lifecycle_support", "dedicated_log_volume")
+
+
+def lifecycle_and_log_volume_settings_read_back() -> None:
+    """A DB instance or cluster reports the EngineLifecycleSupport and (an instance) the
+    DedicatedLogVolume it was created with.
+
+    AWS (RDS API reference, CreateDBInstance / CreateDBCluster: EngineLifecycleSupport,
+    `open-source-rds-extended-support` or `open-source-rds-extended-support-disabled`;
+    DedicatedLogVolume, a boolean; DBInstance and DBCluster report both). moto 5.2
+    ignores them, so `engine_lifecycle_support = "open-source-rds-extended-support-
+    disabled"` or `dedicated_log_volume = true` plans a change right after the apply.
+    """
+    from moto.rds.models import RDSBackend
+
+    if getattr(RDSBackend, "_kit_lifecycle", False):  # later fixes wrap the methods
+        return
+    create_instance = RDSBackend.create_db_instance
+    create_cluster = RDSBackend.create_db_cluster
+
+    def kept(create: Any) -> Any:
+        def create_with_settings(self: Any, kwargs: dict[str, Any]) -> Any:
+            made = create(self, kwargs)
+            if not kwargs.get("db_cluster_identifier") or create is create_cluster:
+                for key in ON_CREATE:
+                    if kwargs.get(key) is not None:
+                        setattr(made, key, kwargs[key])
+            return made
+
+        return create_with_settings
+
+    RDSBackend.create_db_instance = kept(create_instance)  # type: ignore[method-assign]
+    RDSBackend.create_db_cluster = kept(create_cluster)  # type: ignore[method-assign]
+    RDSBackend._kit_lifecycle = True  # type: ignore[attr-defined]
+
+
+def cluster_insights_and_monitoring_read_back() -> None:
+    """A DB cluster reports the Performance Insights and Enhanced Monitoring settings it
+    was created or modified with.
+
+    AWS (RDS API reference, CreateDBCluster / ModifyDBCluster: EnablePerformanceInsights,
+    PerformanceInsightsRetentionPeriod (7 days unless given), PerformanceInsightsKMSKeyId,
+    MonitoringInterval, MonitoringRoleArn; DBCluster reports them as
+    PerformanceInsightsEnabled and the others). moto 5.2 ignores them, so an Aurora
+    cluster with `performance_insights_enabled = true` or `monitoring_interval = 60`
+    plans a change right after the apply.
+    """
+    from moto.rds.models import DBCluster, RDSBackend
+
+    if "performance_insights_enabled" in vars(DBCluster):
+        return
+    create = RDSBackend.create_db_cluster
+    kept = (*PERFORMANCE_INSIGHTS, "monitoring_interval", "monitoring_role_arn")
+
+    def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
+        cluster = create(self, kwargs)
+        for key in kept:
+            if kwargs.get(key) is not None:
+                setattr(cluster, key, kwargs[key])
+        return cluster
+
+    def enabled(self: Any) -> bool:
+        return bool(self.__dict__.get("enable_performance_insights", False))
+
+    def retention(self: Any) -> int | None:
+        value = self.__dict__.get("kit_insights_retention")
+        return value if value is not None else (7 if enabled(self) else None)
+
+    def set_retention(self: Any, value: int | None) -> None:
+        self.__dict__["kit_insights_retention"] = value
+
+    RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
+    DBCluster.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
+    DBCluster.performance_insights_retention_period = property(  # type: ignore[attr-defined]
+        retention, set_retention)
+
+
+def provisioned_clusters_report_no_serverless_scaling() -> None:
+    """A DB cluster without a serverless (v1) scaling configuration reports none.
+
+    AWS (RDS API reference, DBCluster, ScalingConfigurationInfo: "the scaling
+    configuration for an Aurora DB cluster in `serverless` DB engine mode"). moto 5.2
+    reports an empty one for every cluster, which the provider reads as a
+    `scaling_configuration` block, so every provisioned `aws_rds_cluster` plans to set
+    its defaults right after the apply.
+    """
+    from moto.rds.models import DBCluster
+
+    info = DBCluster.scaling_configuration_info
+    if getattr(info.fget, "_kit_fix", False):
+        return
+
+    def scaling_configuration_info(self: Any) -> dict[str, Any] | None:
+        return info.fget(self) if self.scaling_configuration else None
+
+    scaling_configuration_info._kit_fix = True  # type: ignore[attr-defined]
+    DBCluster.scaling_configuration_info = property(  # type: ignore[method-assign,assignment]
+        scaling_configuration_info)
