@@ -17,6 +17,8 @@ from typing import IO
 
 from kit.sandbox.process import ManagedProcess, die_with_parent
 
+# How long a zygote may take to import moto (a loaded machine: tens of seconds) and fork.
+FORK_TIMEOUT = 180.0
 # What a server that exited left as its code: the zygote reaps it, the kit only sees it end.
 EXITED = -1
 
@@ -71,6 +73,7 @@ class Zygote:
     (PR_SET_PDEATHSIG fires when the spawning *thread* exits)."""
 
     def __init__(self) -> None:
+        self.forked = 0  # servers forked so far (a zygote with none may be stopped)
         self._ready = threading.Event()
         self._popen: subprocess.Popen[str] | None = None
         self._error: BaseException | None = None
@@ -98,7 +101,9 @@ class Zygote:
         stdin.write(json.dumps({"port": str(port), "journal": str(journal), "log": str(log),
                                 "cwd": str(log.parent)}) + "\n")
         stdin.flush()
-        return int(_line(stdout))
+        pid = int(_line(stdout, FORK_TIMEOUT))
+        self.forked += 1
+        return pid
 
     def alive(self) -> bool:
         """Whether the zygote still runs."""
@@ -111,7 +116,11 @@ class Zygote:
             self._popen.wait()
 
 
-def _line(stream: IO[str]) -> str:
+def _line(stream: IO[str], timeout: float) -> str:
+    # One line per request, so nothing is left in the stream's buffer between two.
+    readable, _, _ = select.select([stream], [], [], timeout)
+    if not readable:
+        raise OSError(f"the moto zygote did not fork within {timeout:.0f} s")
     line = stream.readline()
     if not line:
         raise OSError("the moto zygote ended")
@@ -123,11 +132,14 @@ _LOCK = threading.Lock()
 # have its environment): never stopped while its servers may run, so a few at most.
 _ZYGOTES: dict[frozenset[tuple[str, str]], Zygote] = {}
 MAX_ZYGOTES = 4
+_OWNER = os.getpid()  # the process whose zygotes these are
 
 
 def spawn(port: int, journal: Path, log: Path) -> ManagedProcess | None:
     """A moto server forked from this process's zygote, or None where none can serve
     (the caller then starts moto_main itself: the same server, importing moto anew)."""
+    if os.getpid() != _OWNER:  # a fork of the kit: its zygotes (and lock) are its parent's
+        return None
     key = frozenset(os.environ.items())
     with _LOCK:
         zygote = _ZYGOTES.get(key)
@@ -138,7 +150,7 @@ def spawn(port: int, journal: Path, log: Path) -> ManagedProcess | None:
                 zygote = _ZYGOTES[key] = Zygote()
             pid = zygote.fork(port, journal, log)
         except (OSError, ValueError):
-            if zygote is not None:
+            if zygote is not None and not zygote.forked:  # else its servers may still run
                 zygote.stop()
             _ZYGOTES.pop(key, None)
             return None
