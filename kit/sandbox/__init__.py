@@ -87,12 +87,14 @@ class Sandbox:
             from kit.deploy.provider import ProviderServer
             from kit.rds.front import RdsFront
 
-            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
-                                      "rds": RdsFront}
+            # The services that need no other first: they boot while moto's zygote imports
+            # moto (the first sandbox of a kit process waits for it: kit/sandbox/moto.py).
+            kinds: dict[str, type] = {"toxiproxy": ToxiproxyServer}
             if self.emulator == "localstack" and not self._emulator_url:
                 kinds["localstack"] = LocalStackServer
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
+            kinds |= {"moto": MotoServer, "rds": RdsFront}
             if self._want_provider:
                 kinds["provider"] = ProviderServer
             for name, service in self._start_all(kinds).items():

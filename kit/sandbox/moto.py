@@ -8,6 +8,7 @@ from pathlib import Path
 import requests
 
 from kit.errors import SandboxError
+from kit.sandbox import moto_fork
 from kit.sandbox.journal import Journal
 from kit.sandbox.ports import free_port
 from kit.sandbox.process import ManagedProcess
@@ -32,9 +33,12 @@ class MotoServer:
         self.url = f"http://127.0.0.1:{self.port}"
         # Its own record of every answer, which only this process writes: blame's evidence.
         self.journal = Journal(workdir / "moto-journal.jsonl")
-        self.process = ManagedProcess(
-            "moto", [sys.executable, "-m", "kit.sandbox.moto_main", str(self.port),
-                     str(self.journal.path)], workdir / "moto.log")
+        # Forked from a moto already imported (kit/sandbox/moto_zygote.py: why that cannot
+        # change a verdict), or started anew where no zygote can serve.
+        self.process = moto_fork.spawn(self.port, self.journal.path, workdir / "moto.log") \
+            or ManagedProcess("moto", [sys.executable, "-m", "kit.sandbox.moto_main",
+                                       str(self.port), str(self.journal.path)],
+                              workdir / "moto.log")
 
     def wait_ready(self) -> None:
         """Block until the service answers (bounded); raises SandboxError with its log."""

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 
 import boto3
 import psycopg
@@ -56,7 +59,8 @@ def test_moto_reset_isolates_runs() -> None:
 
 
 # Serial (these three): a freed port must stay closed, and another worker may take it at
-# once; the ten cycles also list every kit-* dir of the shared /tmp.
+# once. The ten cycles list the kit-* dirs of a temp dir of their own (the shared /tmp holds
+# other runs' too).
 @pytest.mark.serial
 def test_teardown_on_exception() -> None:
     with pytest.raises(RuntimeError), Sandbox() as sb:
@@ -66,15 +70,21 @@ def test_teardown_on_exception() -> None:
 
 
 @pytest.mark.serial
-def test_ten_cycles_leave_no_process_port_or_temp_dir() -> None:
-    before = sandbox_temp_dirs()
-    seen = []
-    for _ in range(10):
-        with Sandbox() as sb:
-            seen.append((_services(sb), sb.workdir))
-    for services, workdir in seen:
-        _assert_gone(services, workdir)
-    assert sandbox_temp_dirs() == before
+def test_ten_cycles_leave_no_process_port_or_temp_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    temp = Path(tempfile.mkdtemp(prefix="cycles-"))
+    temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    try:
+        seen = []
+        for _ in range(10):
+            with Sandbox() as sb:
+                assert sb.workdir is not None and sb.workdir.parent == temp
+                seen.append((_services(sb), sb.workdir))
+        for services, workdir in seen:
+            _assert_gone(services, workdir)
+        assert sandbox_temp_dirs() == set() and os.listdir(temp) == []
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 # The child handles Ctrl-C as the kit's CLI does (`interrupt.install`): a shell's background

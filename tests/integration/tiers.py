@@ -3,14 +3,21 @@ leaves to `make validate` (marked slow): each defect of the covering sample unde
 fault, so that every invariant a defect names is killed once per scenario; the golden
 without a fault; and the golden under a fault only where no quick row of the suite runs
 that fault's machinery yet (`machinery`: its kind and what it targets), so that each is
-run once across the scenarios, however many there are. The golden under the other faults
-and each correct alternative are the slow tier's (and the full matrix's, `kit validate`).
+run once across the scenarios, however many there are. A defect killed only for static
+invariants (judged from the deployed configuration alone: kit/checks/invariants.py) that a
+quick row of the suite already kills is the slow tier's too. The golden under the other
+faults and each correct alternative are the slow tier's (and the full matrix's, `kit
+validate`).
 
 Why once across the scenarios proves the same: a fault kind is one module of kit/faults/
 whatever the scenario; the workload's gate (workload.fault_injected) makes every run it is
 injected in show that it was, and a defect killed for exactly its named invariants shows
 that the kit's fault harmed nothing else. That the golden of each scenario survives each
 of its faults is the golden's property, which `kit validate` (every row) establishes.
+Likewise a static invariant is one checker of kit/checks/ whatever the scenario, reading
+the configuration that the observe stage reads the same way for every workload kind
+(kit/run/observe.py: IAM, DB instances, the RDS configuration); that each scenario's own
+defects are killed for it is `kit validate`'s.
 """
 
 from __future__ import annotations
@@ -40,18 +47,34 @@ def sample(scenario: Scenario, variants: list[Variant] | None = None) -> list[Ro
                      golden=True, sample=True)
 
 
+def static_kills(scenario: Scenario, row: Row) -> set[str]:
+    """The static invariants a defect row kills (judged from the configuration alone)."""
+    return {i for i in row.expected if scenario.table[i].static}
+
+
+def _needed_defect(scenario: Scenario, row: Row, killed: set[str]) -> bool:
+    """A defect row is quick unless every invariant it kills is static and killed already."""
+    return static_kills(scenario, row) != set(row.expected) or not set(row.expected) <= killed
+
+
 def tiers(scenario: Scenario, variants: list[Variant] | None = None,
-          covered: Iterable[Machinery] = ()) -> tuple[list[Row], list[Row]]:
+          covered: Iterable[Machinery] = (), killed: Iterable[str] = ()
+          ) -> tuple[list[Row], list[Row]]:
     """The scenario's quick rows and its slow ones: together, `kit validate --sample`'s.
-    `covered`: the fault machinery quick rows of other scenarios already run."""
+    `covered`: the fault machinery quick rows of other scenarios already run; `killed`: the
+    static invariants their defects already kill."""
     rows = sample(scenario, variants)
     run = set(covered) | {machinery(scenario, row.fault) for row in rows if row.expected}
+    done = set(killed)
     quick, slow = [], []
     for row in rows:
-        keep = bool(row.expected) or (row.subject == "golden" and (
-            row.fault == "none" or machinery(scenario, row.fault) not in run))
-        if keep and not row.expected:
-            run.add(machinery(scenario, row.fault))
+        if row.expected:
+            keep = _needed_defect(scenario, row, done)
+            done |= static_kills(scenario, row) if keep else set()
+        else:
+            keep = row.subject == "golden" and (
+                row.fault == "none" or machinery(scenario, row.fault) not in run)
+            run |= {machinery(scenario, row.fault)} if keep else set()
         (quick if keep else slow).append(row)
     return quick, slow
 
@@ -68,20 +91,25 @@ def suite(names: tuple[str, ...]) -> dict[str, tuple[list[Row], list[Row]]]:
     machinery that a defect of any of them runs, or the golden of an earlier one, is not run
     by a golden again."""
     covered = defect_machinery(names)
+    killed: set[str] = set()
     found = {}
     for name in names:
         sc = scenarios.load(name)
-        found[name] = tiers(sc, covered=covered)
+        found[name] = tiers(sc, covered=covered, killed=killed)
         covered |= {machinery(sc, row.fault) for row in found[name][0]}
+        killed |= {i for row in found[name][0] for i in static_kills(sc, row)}
     return found
 
 
 def gaps(scenario: Scenario, variants: list[Variant], quick: list[Row],
-         elsewhere: Iterable[Machinery] = ()) -> list[str]:
-    """What a quick tier misses: an invariant some defect names that no quick row kills,
-    a fault whose machinery neither a quick row nor `elsewhere` (other scenarios' quick
-    rows) runs, a golden without its run under no fault."""
-    killed = {i for row in quick for i in row.expected}
+         elsewhere: Iterable[Machinery] = (), killed_elsewhere: Iterable[str] = ()
+         ) -> list[str]:
+    """What a quick tier misses: an invariant some defect names that no quick row kills
+    (nor, for a static one, another scenario's: `killed_elsewhere`), a fault whose
+    machinery neither a quick row nor `elsewhere` (other scenarios' quick rows) runs, a
+    golden without its run under no fault."""
+    killed = {i for row in quick for i in row.expected} | {
+        i for i in killed_elsewhere if i in scenario.table and scenario.table[i].static}
     named = {i for v in variants if not v.must_pass for i in v.must_fail}
     run = set(elsewhere) | {machinery(scenario, row.fault) for row in quick}
     missing = [f"invariant {i} killed by no quick row" for i in sorted(named - killed)]
