@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kit import interrupt
 from kit.errors import InputError
-from kit.sandbox import identity
+from kit.sandbox import identity, localstack_split
 from kit.sandbox.emulator import NAMES, Emulator, Routes
 from kit.sandbox.localstack import LocalStackServer, RemoteLocalStack
 from kit.sandbox.moto import MotoServer
@@ -87,10 +87,11 @@ class Sandbox:
             from kit.deploy.provider import ProviderServer
             from kit.rds.front import RdsFront
 
-            kinds: dict[str, type] = {"moto": MotoServer, "toxiproxy": ToxiproxyServer,
-                                      "rds": RdsFront}
+            kinds: dict[str, type] = {}
             if self.emulator == "localstack" and not self._emulator_url:
+                # Before moto: its RDS is told where LocalStack is (localstack_split.py).
                 kinds["localstack"] = LocalStackServer
+            kinds |= {"moto": MotoServer, "toxiproxy": ToxiproxyServer, "rds": RdsFront}
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
             if self._want_provider:
@@ -140,6 +141,8 @@ class Sandbox:
             extra: dict[str, object] = {}
             if name == "provider":
                 extra = {"routes": self._routes(started)}
+            elif name == "moto":
+                extra = {"peer": self._split(started)}
             elif name == "rds":
                 extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
             with interrupt.deferred():
@@ -149,6 +152,11 @@ class Sandbox:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:
                 future.result()
         return started
+
+    def _split(self, started: dict[str, Any]) -> dict[str, str]:
+        """Where moto's RDS looks up what the primary serves (none when moto is primary)."""
+        primary = self.localstack or started.get("localstack")
+        return localstack_split.settings(primary.url, primary.services) if primary else {}
 
     def _routes(self, started: dict[str, Any]) -> Routes:
         """The routes, from the emulators started so far (a remote LocalStack is not)."""

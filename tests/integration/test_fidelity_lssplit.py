@@ -1,0 +1,201 @@
+"""With `--emulator localstack`, moto serves RDS while LocalStack serves EC2, KMS and Secrets
+Manager: what RDS refers to resolves where it lives (kit/sandbox/localstack_split.py), and a
+lookup LocalStack does not answer is the kit's `error` naming the split.
+
+AWS behaviour relied on (RDS User Guide, "Working with a DB instance in a VPC": a DB subnet
+group is a collection of subnets of one VPC, at least two Availability Zones; "Encrypting
+Amazon RDS resources": `KmsKeyId` names a customer managed key of the account and region;
+"Password management with Amazon RDS and AWS Secrets Manager": RDS creates the master user
+secret in Secrets Manager, encrypted with the key `MasterUserSecretKmsKeyId` names, and
+deletes it with the instance). Issue 25, class 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import botocore.exceptions
+import pytest
+
+from kit import aws
+from kit.deploy.evidence import Witness
+from kit.deploy.override import SERVICES
+from kit.deploy.terraform import EnvironmentFailure, Terraform
+from kit.sandbox import Sandbox
+from kit.sandbox.localstack_split import settings
+from kit.sandbox.moto import MotoServer
+from kit.sandbox.ports import free_port
+from kit.toolchain import localstack_install
+
+STACK = """
+resource "aws_vpc" "main" {
+  cidr_block = "10.20.0.0/16"
+}
+
+resource "aws_subnet" "a" {
+  vpc_id            = aws_vpc.main.id
+  cidr_block        = "10.20.1.0/24"
+  availability_zone = "us-east-1a"
+}
+
+resource "aws_subnet" "b" {
+  vpc_id            = aws_vpc.main.id
+  cidr_block        = "10.20.2.0/24"
+  availability_zone = "us-east-1b"
+}
+
+resource "aws_db_subnet_group" "db" {
+  name       = "lssplit"
+  subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
+}
+
+resource "aws_security_group" "db" {
+  name   = "lssplit-db"
+  vpc_id = aws_vpc.main.id
+  ingress {
+    from_port   = 5432
+    to_port     = 5432
+    protocol    = "tcp"
+    cidr_blocks = [aws_vpc.main.cidr_block]
+  }
+}
+
+resource "aws_kms_key" "db" {
+  description             = "lssplit storage and master secret"
+  deletion_window_in_days = 7
+}
+
+resource "aws_db_instance" "db" {
+  identifier                    = "lssplit"
+  engine                        = "postgres"
+  engine_version                = "15"
+  instance_class                = "db.t3.micro"
+  allocated_storage             = 20
+  username                      = "app"
+  manage_master_user_password   = true
+  master_user_secret_kms_key_id = aws_kms_key.db.arn
+  db_subnet_group_name          = aws_db_subnet_group.db.name
+  vpc_security_group_ids        = [aws_security_group.db.id]
+  storage_encrypted             = true
+  kms_key_id                    = aws_kms_key.db.arn
+  skip_final_snapshot           = true
+}
+
+# Read on LocalStack's Secrets Manager: the secret RDS made lives there.
+data "aws_secretsmanager_secret" "master" {
+  arn = aws_db_instance.db.master_user_secret[0].secret_arn
+}
+
+output "vpc" {
+  value = aws_vpc.main.id
+}
+
+output "secret" {
+  value = data.aws_secretsmanager_secret.master.arn
+}
+
+output "key" {
+  value = aws_kms_key.db.arn
+}
+"""
+
+BROKEN = """
+resource "aws_db_subnet_group" "db" {
+  name       = "lssplit-broken"
+  subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    with Sandbox(postgres=False, provider=True, emulator="localstack") as sb:
+        yield sb
+
+
+def _terraform(sandbox: Sandbox, tmp_path: Path, main_tf: str) -> Terraform:
+    """The kit's deploy stage's Terraform: each service aimed at the emulator serving it."""
+    solution = tmp_path / "solution"
+    solution.mkdir()
+    (solution / "main.tf").write_text(main_tf)
+    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
+                   provider_cwd=sandbox.provider.cwd)
+    routes = sandbox.routes
+    tf.configure(routes.primary.url, None, routes.away_from_primary(SERVICES))
+    tf.init()
+    return tf
+
+
+def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """A subnet group of LocalStack's subnets, its security group, and an instance
+    encrypted with LocalStack's key whose master secret is in LocalStack's Secrets Manager:
+    applied, read back as declared (an empty plan), destroyed."""
+    assert sandbox.routes.served_by(["rds", "ec2", "kms", "secretsmanager"]) == {
+        "ec2": "localstack", "kms": "localstack", "rds": "moto",
+        "secretsmanager": "localstack"}
+    tf = _terraform(sandbox, tmp_path, STACK)
+    tf.apply()
+    out = tf.outputs()
+    assert tf.pending_changes() == []
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    group = rds.describe_db_subnet_groups(DBSubnetGroupName="lssplit")["DBSubnetGroups"][0]
+    assert group["VpcId"] == out["vpc"]  # LocalStack's VPC
+    assert {s["SubnetAvailabilityZone"]["Name"] for s in group["Subnets"]} == {
+        "us-east-1a", "us-east-1b"}
+    db = rds.describe_db_instances(DBInstanceIdentifier="lssplit")["DBInstances"][0]
+    assert db["KmsKeyId"] == out["key"]
+    assert db["MasterUserSecret"]["KmsKeyId"] == out["key"]
+    secrets = aws.client("secretsmanager", sandbox.localstack.url)
+    assert secrets.describe_secret(SecretId=out["secret"])["ARN"] == out["secret"]
+    tf.destroy()
+    # RDS deleted its secret with the instance, on LocalStack.
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        secrets.describe_secret(SecretId=out["secret"])
+    assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_a_subnet_localstack_lacks_is_refused_as_on_moto_alone(sandbox: Sandbox) -> None:
+    """A subnet id that exists nowhere is refused as moto alone refuses it (the solution's
+    mistake), not as the split's failure."""
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        rds.create_db_subnet_group(DBSubnetGroupName="nowhere", DBSubnetGroupDescription="x",
+                                   SubnetIds=["subnet-0123456789abcdef0"])
+    assert caught.value.response["Error"]["Code"] == "InvalidSubnetID.NotFound"
+
+
+def test_a_lookup_localstack_does_not_answer_is_the_kits_error_naming_the_split(
+        tmp_path: Path) -> None:
+    """moto's RDS whose peer does not answer refuses at once with KitEmulatorFailure naming
+    the split, and a deploy that meets it is an EnvironmentFailure (the kit's `error`:
+    kit/deploy/divergences.py's general signs), never the solution's `fail`. (LocalStack
+    itself down fails earlier, at the provider's first call: the emulator stopped answering.)
+    """
+    nobody = f"http://127.0.0.1:{free_port()}"
+    moto = MotoServer(tmp_path, peer=settings(nobody, None))
+    try:
+        moto.wait_ready()
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            aws.client("rds", moto.url).create_db_subnet_group(
+                DBSubnetGroupName="g", DBSubnetGroupDescription="x",
+                SubnetIds=["subnet-0123456789abcdef0"])
+        solution = tmp_path / "solution"
+        solution.mkdir()
+        (solution / "main.tf").write_text(BROKEN)
+        tf = Terraform(solution, tmp_path / "work")
+        tf.witness = Witness([moto.journal], [moto.answering])
+        tf.configure(moto.url)
+        tf.init()
+        with pytest.raises(EnvironmentFailure) as failed:
+            tf.apply()
+    finally:
+        moto.stop()
+    error = caught.value.response["Error"]
+    assert error["Code"] == "KitEmulatorFailure", error
+    assert "the LocalStack split" in error["Message"]
+    assert nobody in error["Message"]
+    assert "the LocalStack split" in str(failed.value)
