@@ -15,7 +15,9 @@ Manager. Each resource's state stays in one place, its own service's emulator:
 - serving EC2, KMS and Secrets Manager by moto too would break the same references the
   other way (LocalStack's Lambda, SQS, SNS and S3 refer to subnets and keys), and the
   `--emulator localstack` cross-check would no longer exercise LocalStack's EC2 and KMS.
-What RDS stores without looking it up (a monitoring role ARN, an SNS topic of an event
+The other services moto serves beside LocalStack are built into moto's own EC2: for them
+kit/sandbox/localstack_unseen.py names the split instead. What RDS stores without looking
+it up (a monitoring role ARN, an SNS topic of an event
 subscription, security group ids given explicitly) resolves as it does on moto alone.
 
 A lookup that LocalStack does not answer (down, an HTTP 5xx, an unparsable answer) raises
@@ -98,7 +100,7 @@ class Peer:
         except ClientError as exc:
             error = exc.response.get("Error", {})
             status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
-            if status < 500 and _not_found(str(error.get("Code", ""))):
+            if status < 500 and not_found(str(error.get("Code", ""))):
                 return None
             failure: Exception = exc
         except BotoCoreError as exc:
@@ -124,7 +126,7 @@ class Peer:
             return self._clients[key]
 
 
-def _not_found(code: str) -> bool:
+def not_found(code: str) -> bool:
     """Whether an AWS error code says the resource does not exist."""
     return code.endswith((".NotFound", "NotFoundException", "NotFound"))
 
@@ -311,11 +313,15 @@ def install() -> None:
     from moto import server
     from moto.moto_server import werkzeug_app
 
+    from kit.sandbox import localstack_unseen
+
     create = werkzeug_app.create_backend_app
 
     def create_backend_app(service: Any) -> Any:
         if str(service) == "rds":
             references_resolve_on_the_primary(url, services)
+        elif str(service) in localstack_unseen.SERVICES and "ec2" in services:
+            localstack_unseen.lookups_name_the_split(url)
         return create(service)
 
     werkzeug_app.create_backend_app = create_backend_app
