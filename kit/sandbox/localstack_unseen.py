@@ -63,15 +63,15 @@ def _held_by_the_peer(peer: Peer, backend: Any, method: str, ids: list[str]) -> 
 
 def _watched(peer: Peer, method: str, original: Callable[..., Any]) -> Callable[..., Any]:
     """`original`, which asks LocalStack before it answers that an id does not exist."""
-    from moto.core.exceptions import RESTError
-
     keyword = LOOKUPS[method][3]
 
     def lookup(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             found = original(self, *args, **kwargs)
-        except RESTError as exc:
-            if not_found(str(getattr(exc, "error_type", ""))):
+        except Exception as exc:
+            # moto's errors carry the AWS code as `code` (ServiceException) or `error_type`.
+            code = getattr(exc, "code", None) or getattr(exc, "error_type", "")
+            if isinstance(code, str) and not_found(code):
                 _held_by_the_peer(peer, self, method, _ids(args, kwargs, keyword))
             raise
         if found is None:  # get_security_group_from_id answers None for an unknown id

@@ -214,6 +214,37 @@ def test_a_subnet_localstack_lacks_is_refused_as_on_moto_alone(sandbox: Sandbox)
     assert caught.value.response["Error"]["Code"] == "InvalidSubnetID.NotFound"
 
 
+def test_keys_and_the_default_security_group_are_localstacks(sandbox: Sandbox) -> None:
+    """An instance given no security group gets the default VPC's default group, LocalStack's
+    (RDS User Guide, "Controlling access with security groups": without one, the VPC's
+    default security group); a snapshot copied with LocalStack's key is encrypted with it,
+    and with a key that exists nowhere is refused KMSKeyNotAccessibleFault (RDS API
+    reference, CopyDBSnapshot: "KMSKeyNotAccessibleFault")."""
+    assert sandbox.localstack is not None
+    ec2 = aws.client("ec2", sandbox.localstack.url)
+    default_vpc = ec2.describe_vpcs(
+        Filters=[{"Name": "is-default", "Values": ["true"]}])["Vpcs"][0]["VpcId"]
+    default_group = ec2.describe_security_groups(Filters=[
+        {"Name": "vpc-id", "Values": [default_vpc]},
+        {"Name": "group-name", "Values": ["default"]}])["SecurityGroups"][0]["GroupId"]
+    key = aws.client("kms", sandbox.localstack.url).create_key()["KeyMetadata"]["Arn"]
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    db = rds.create_db_instance(DBInstanceIdentifier="keys", Engine="postgres",
+                                DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                                MasterUsername="app", MasterUserPassword="password123")
+    groups = db["DBInstance"]["VpcSecurityGroups"]
+    assert [g["VpcSecurityGroupId"] for g in groups] == [default_group]
+    rds.create_db_snapshot(DBInstanceIdentifier="keys", DBSnapshotIdentifier="keys")
+    copied = rds.copy_db_snapshot(SourceDBSnapshotIdentifier="keys",
+                                  TargetDBSnapshotIdentifier="keys-copy", KmsKeyId=key)
+    assert copied["DBSnapshot"]["KmsKeyId"] == key
+    missing = key.rsplit("/", 1)[0] + "/00000000-0000-0000-0000-000000000000"
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        rds.copy_db_snapshot(SourceDBSnapshotIdentifier="keys",
+                             TargetDBSnapshotIdentifier="keys-nowhere", KmsKeyId=missing)
+    assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
+
+
 def test_an_ec2_resource_a_moto_service_cannot_use_is_the_kits_error(
         sandbox: Sandbox) -> None:
     """ELBv2 (moto's, built into moto's own EC2) given LocalStack's VPC: KitEmulatorFailure
