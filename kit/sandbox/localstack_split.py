@@ -23,7 +23,8 @@ subscription, security group ids given explicitly) resolves as it does on moto a
 A lookup that LocalStack does not answer (down, an HTTP 5xx, an unparsable answer) raises
 `SplitLookupError`, which moto's error handling (kit/sandbox/fidelity/errors.py) answers as
 KitEmulatorFailure naming the split: the kit's `error`, never the solution's `fail`. A
-resource LocalStack answers is missing gets the answer moto alone would give.
+resource LocalStack refuses (missing, or a malformed id: what the solution gave) gets the
+answer moto alone would give.
 """
 
 from __future__ import annotations
@@ -91,16 +92,17 @@ class Peer:
 
     def call(self, service: str, account: str, region: str, action: str, what: str,
              **params: Any) -> dict[str, Any] | None:
-        """The answer of `action`, None when LocalStack says `what` does not exist; raises
-        SplitLookupError when it gives no answer."""
+        """The answer of `action`; None when LocalStack refuses it with a client error
+        (`what` does not exist there, or the id given is malformed: what the solution
+        gave, so never the kit's error); raises SplitLookupError when it gives no answer
+        (down, HTTP 5xx, unparsable)."""
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
             return getattr(self._client(service, account, region), action)(**params)
         except ClientError as exc:
-            error = exc.response.get("Error", {})
             status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
-            if status < 500 and not_found(str(error.get("Code", ""))):
+            if status < 500:
                 return None
             failure: Exception = exc
         except BotoCoreError as exc:
@@ -203,13 +205,9 @@ class PeerSecrets:
     def __init__(self, peer: Peer, account: str, region: str) -> None:
         self._peer, self._account, self._region = peer, account, region
 
-    def _call(self, action: str, what: str, **params: Any) -> dict[str, Any]:
-        answer = self._peer.call("secretsmanager", self._account, self._region, action,
-                                 what, **params)
-        if answer is None:
-            raise SplitLookupError(f"the LocalStack split: LocalStack's Secrets Manager at "
-                                   f"{self._peer.url} lost {what} ({action})")
-        return answer
+    def _call(self, action: str, what: str, **params: Any) -> dict[str, Any] | None:
+        return self._peer.call("secretsmanager", self._account, self._region, action, what,
+                               **params)
 
     def create_managed_secret(self, service_name: str, secret_id: str,
                               secret_string: str | None = None,
@@ -224,22 +222,37 @@ class PeerSecrets:
                                   "Description": description or "",
                                   "Tags": [*(tags or []), tag]}
         if kms_key_id:
+            from moto.rds.exceptions import KMSKeyNotAccessibleFault
+
+            try:  # a key that is not there is the caller's mistake, as on AWS
+                PeerKms(self._peer, self._account, self._region).describe_key(kms_key_id)
+            except KeyError:
+                raise KMSKeyNotAccessibleFault(kms_key_id) from None
             params["KmsKeyId"] = kms_key_id
         answer = self._call("create_secret", f"the new secret {name}", **params)
+        if answer is None:  # nothing of it is the caller's: the kit's split
+            raise SplitLookupError(f"the LocalStack split: LocalStack's Secrets Manager at "
+                                   f"{self._peer.url} refused the secret RDS makes ({name})")
         return Secret(answer["ARN"], kms_key_id or self.DEFAULT_KMS_KEY_ALIAS)
 
     def rotate_secret(self, secret_id: str, **_: Any) -> None:
         """A new password in a new current version (as RDS rotates its managed secret)."""
         import json
 
-        value = json.loads(self._call("get_secret_value", f"the secret {secret_id}",
-                                      SecretId=secret_id)["SecretString"])
+        from moto.rds.exceptions import InvalidParameterValue
+
+        current = self._call("get_secret_value", f"the secret {secret_id}",
+                             SecretId=secret_id)
+        if current is None:  # deleted by a caller (which AWS refuses for a managed secret)
+            raise InvalidParameterValue(f"The master user secret {secret_id} does not exist.")
+        value = json.loads(current["SecretString"])
         value["password"] = uuid.uuid4().hex
         self._call("put_secret_value", f"the secret {secret_id}", SecretId=secret_id,
                    SecretString=json.dumps(value))
 
     def delete_secret(self, secret_id: str, **_: Any) -> None:
-        """Delete it at once (RDS deletes its secret without a recovery window)."""
+        """Delete it at once (RDS deletes its secret without a recovery window); one
+        already gone stays gone."""
         self._call("delete_secret", f"the secret {secret_id}", SecretId=secret_id,
                    ForceDeleteWithoutRecovery=True)
 

@@ -208,10 +208,11 @@ def test_a_subnet_localstack_lacks_is_refused_as_on_moto_alone(sandbox: Sandbox)
     """A subnet id that exists nowhere is refused as moto alone refuses it (the solution's
     mistake), not as the split's failure."""
     rds = aws.client("rds", sandbox.endpoint("rds"))
-    with pytest.raises(botocore.exceptions.ClientError) as caught:
-        rds.create_db_subnet_group(DBSubnetGroupName="nowhere", DBSubnetGroupDescription="x",
-                                   SubnetIds=["subnet-0123456789abcdef0"])
-    assert caught.value.response["Error"]["Code"] == "InvalidSubnetID.NotFound"
+    for given in ("subnet-0123456789abcdef0", "not-a-subnet"):  # missing, malformed
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            rds.create_db_subnet_group(DBSubnetGroupName="nowhere",
+                                       DBSubnetGroupDescription="x", SubnetIds=[given])
+        assert caught.value.response["Error"]["Code"] == "InvalidSubnetID.NotFound"
 
 
 def test_keys_and_the_default_security_group_are_localstacks(sandbox: Sandbox) -> None:
@@ -242,6 +243,12 @@ def test_keys_and_the_default_security_group_are_localstacks(sandbox: Sandbox) -
     with pytest.raises(botocore.exceptions.ClientError) as caught:
         rds.copy_db_snapshot(SourceDBSnapshotIdentifier="keys",
                              TargetDBSnapshotIdentifier="keys-nowhere", KmsKeyId=missing)
+    assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
+    with pytest.raises(botocore.exceptions.ClientError) as caught:  # CreateDBInstance: same
+        rds.create_db_instance(DBInstanceIdentifier="nokey", Engine="postgres",
+                               DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                               MasterUsername="app", ManageMasterUserPassword=True,
+                               MasterUserSecretKmsKeyId=missing)
     assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
 
 
