@@ -90,6 +90,12 @@ class Peer:
         self._clients: dict[tuple[str, str, str], Any] = {}
         self._lock = threading.Lock()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Peer:
+        # moto deep-copies an instance to restore it (RestoreDBInstanceToPointInTime), with
+        # its master secret's backends: the copy shares this connection (a lock is not
+        # copyable).
+        return self
+
     def call(self, service: str, account: str, region: str, action: str, what: str,
              **params: Any) -> dict[str, Any] | None:
         """The answer of `action`; None when LocalStack refuses it with a client error

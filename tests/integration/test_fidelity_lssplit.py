@@ -252,6 +252,22 @@ def test_keys_and_the_default_security_group_are_localstacks(sandbox: Sandbox) -
     assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
 
 
+def test_an_instance_whose_secret_is_localstacks_restores_to_a_point_in_time(
+        sandbox: Sandbox) -> None:
+    """RestoreDBInstanceToPointInTime of an instance with a managed master secret (RDS User
+    Guide, "Restoring a DB instance to a specified time"): moto copies the instance, with
+    the secret's lookups on LocalStack (it failed "cannot pickle '_thread.lock'")."""
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    rds.create_db_instance(DBInstanceIdentifier="managed", Engine="postgres",
+                           DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                           MasterUsername="app", ManageMasterUserPassword=True,
+                           BackupRetentionPeriod=1)
+    restored = rds.restore_db_instance_to_point_in_time(
+        SourceDBInstanceIdentifier="managed", TargetDBInstanceIdentifier="managed-restored",
+        UseLatestRestorableTime=True)["DBInstance"]
+    assert restored["DBInstanceIdentifier"] == "managed-restored"
+
+
 def test_an_ec2_resource_a_moto_service_cannot_use_is_the_kits_error(
         sandbox: Sandbox) -> None:
     """ELBv2 (moto's, built into moto's own EC2) given LocalStack's VPC: KitEmulatorFailure
