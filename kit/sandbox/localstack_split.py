@@ -15,10 +15,10 @@ Manager. Each resource's state stays in one place, its own service's emulator:
 - serving EC2, KMS and Secrets Manager by moto too would break the same references the
   other way (LocalStack's Lambda, SQS, SNS and S3 refer to subnets and keys), and the
   `--emulator localstack` cross-check would no longer exercise LocalStack's EC2 and KMS.
-The other services moto serves beside LocalStack are built into moto's own EC2: for them
-kit/sandbox/localstack_unseen.py names the split instead. What RDS stores without looking
-it up (a monitoring role ARN, an SNS topic of an event
-subscription, security group ids given explicitly) resolves as it does on moto alone.
+What RDS stores without looking it up (a monitoring role ARN, the SNS topic of an event
+subscription, security group ids given explicitly) resolves as it does on moto alone. The
+other services moto serves beside LocalStack are built into moto's own EC2: for them
+kit/sandbox/localstack_unseen.py names the split instead.
 
 A lookup that LocalStack does not answer (down, an HTTP 5xx, an unparsable answer) raises
 `SplitLookupError`, which moto's error handling (kit/sandbox/fidelity/errors.py) answers as
