@@ -56,9 +56,9 @@ def _held_by_the_peer(peer: Peer, backend: Any, method: str, ids: list[str]) -> 
     if answer is None or not any(isinstance(v, list) and v for v in answer.values()):
         return
     raise SplitLookupError(
-        f"the LocalStack split: the {what} {', '.join(ids)} is LocalStack's (which serves "
-        "EC2), and the service moto serves beside it (autoscaling, ecs, elasticache, elb, "
-        "elbv2) looks it up in moto's own EC2; the kit's gap, not the solution's")
+        f"the LocalStack split: LocalStack (which serves EC2) holds the {what} "
+        f"{', '.join(ids)}, and the service moto serves beside it (autoscaling, ecs, "
+        "elasticache, elb, elbv2) looks in moto's own EC2; the kit's gap, not the solution's")
 
 
 def _watched(peer: Peer, method: str, original: Callable[..., Any]) -> Callable[..., Any]:
