@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kit import interrupt
 from kit.errors import InputError
-from kit.sandbox import identity
+from kit.sandbox import identity, localstack_split
 from kit.sandbox.emulator import NAMES, Emulator, Routes
 from kit.sandbox.localstack import LocalStackServer, RemoteLocalStack
 from kit.sandbox.moto import MotoServer
@@ -91,6 +91,7 @@ class Sandbox:
             # moto (the first sandbox of a kit process waits for it: kit/sandbox/moto.py).
             kinds: dict[str, type] = {"toxiproxy": ToxiproxyServer}
             if self.emulator == "localstack" and not self._emulator_url:
+                # Before moto: its RDS is told where LocalStack is (localstack_split.py).
                 kinds["localstack"] = LocalStackServer
             if self._want_postgres:
                 kinds["postgres"] = PostgresCluster
@@ -142,6 +143,8 @@ class Sandbox:
             extra: dict[str, object] = {}
             if name == "provider":
                 extra = {"routes": self._routes(started)}
+            elif name == "moto":
+                extra = {"peer": self._split(started)}
             elif name == "rds":
                 extra = {"moto": started["moto"].url, "toxiproxy": started["toxiproxy"]}
             with interrupt.deferred():
@@ -151,6 +154,11 @@ class Sandbox:
             for future in [pool.submit(s.wait_ready) for s in started.values()]:
                 future.result()
         return started
+
+    def _split(self, started: dict[str, Any]) -> dict[str, str]:
+        """Where moto's RDS looks up what the primary serves (none when moto is primary)."""
+        primary = self.localstack or started.get("localstack")
+        return localstack_split.settings(primary.url, primary.services) if primary else {}
 
     def _routes(self, started: dict[str, Any]) -> Routes:
         """The routes, from the emulators started so far (a remote LocalStack is not)."""

@@ -11,7 +11,8 @@ serves what, for the provider (one AWS_ENDPOINT_URL_<SERVICE> per service routed
 the primary), the gateway (per request, by the service its signature names) and the kit's
 own clients. RDS always goes to the kit's RDS front (kit/rds/front.py), which answers for
 the data plane of drills and passes everything else to moto. Every run records the routes
-it had (`emulators` in the history and reports).
+it had (`emulators` in the history and reports). What moto's RDS refers to (subnets, KMS
+keys, its master secret) is looked up on the primary: kit/sandbox/localstack_split.py.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import requests
@@ -28,17 +30,21 @@ class MotoServer:
     admin_paths = ("/moto-api",)
     services = None  # every service the kit knows (the fallback for the others)
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, peer: Mapping[str, str] | None = None) -> None:
+        """`peer`: where its RDS looks up what the primary emulator serves
+        (kit/sandbox/localstack_split.py), when moto is the fallback."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # Its own record of every answer, which only this process writes: blame's evidence.
         self.journal = Journal(workdir / "moto-journal.jsonl")
         # Forked from a moto already imported (kit/sandbox/moto_zygote.py: why that cannot
-        # change a verdict), or started anew where no zygote can serve.
-        self.process = moto_fork.spawn(self.port, self.journal.path, workdir / "moto.log") \
-            or ManagedProcess("moto", [sys.executable, "-m", "kit.sandbox.moto_main",
-                                       str(self.port), str(self.journal.path)],
-                              workdir / "moto.log")
+        # change a verdict), or started anew where no zygote can serve, or with a peer (its
+        # environment is the zygote's key: one per LocalStack sandbox would be no saving).
+        self.process = (None if peer else moto_fork.spawn(
+            self.port, self.journal.path, workdir / "moto.log")) or ManagedProcess(
+            "moto", [sys.executable, "-m", "kit.sandbox.moto_main", str(self.port),
+                     str(self.journal.path)], workdir / "moto.log",
+            env={**os.environ, **peer} if peer else None)
 
     def wait_ready(self) -> None:
         """Block until the service answers (bounded); raises SandboxError with its log."""

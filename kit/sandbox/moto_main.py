@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kit.sandbox import fidelity
+from kit.sandbox import fidelity, localstack_split
 from kit.sandbox.fidelity import errors
 
 
@@ -17,6 +17,7 @@ def main() -> None:
     if len(sys.argv) > 2:
         errors.answers_are_journaled(Path(sys.argv[2]))
     fidelity.install()
+    localstack_split.install()  # beside LocalStack only: RDS's references resolve there
     from moto import server
 
     server.main(["-H", "127.0.0.1", "-p", sys.argv[1]])

@@ -1,0 +1,320 @@
+"""With `--emulator localstack`, moto serves RDS while LocalStack serves EC2, KMS and Secrets
+Manager: what RDS refers to resolves where it lives (kit/sandbox/localstack_split.py), and a
+lookup LocalStack does not answer is the kit's `error` naming the split.
+
+AWS behaviour relied on (RDS User Guide, "Working with a DB instance in a VPC": a DB subnet
+group is a collection of subnets of one VPC, at least two Availability Zones; "Encrypting
+Amazon RDS resources": `KmsKeyId` names a customer managed key of the account and region;
+"Password management with Amazon RDS and AWS Secrets Manager": RDS creates the master user
+secret in Secrets Manager, encrypted with the key `MasterUserSecretKmsKeyId` names, and
+deletes it with the instance). Issue 25, class 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import botocore.exceptions
+import pytest
+
+from kit import aws
+from kit.deploy.evidence import Witness
+from kit.deploy.override import SERVICES
+from kit.deploy.terraform import EnvironmentFailure, Terraform
+from kit.sandbox import Sandbox
+from kit.sandbox.localstack_split import settings
+from kit.sandbox.moto import MotoServer
+from kit.sandbox.ports import free_port
+from kit.toolchain import localstack_install
+
+STACK = """
+resource "aws_vpc" "main" {
+  cidr_block = "10.20.0.0/16"
+}
+
+resource "aws_subnet" "a" {
+  vpc_id            = aws_vpc.main.id
+  cidr_block        = "10.20.1.0/24"
+  availability_zone = "us-east-1a"
+}
+
+resource "aws_subnet" "b" {
+  vpc_id            = aws_vpc.main.id
+  cidr_block        = "10.20.2.0/24"
+  availability_zone = "us-east-1b"
+}
+
+resource "aws_db_subnet_group" "db" {
+  name       = "lssplit"
+  subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
+}
+
+resource "aws_security_group" "db" {
+  name   = "lssplit-db"
+  vpc_id = aws_vpc.main.id
+  ingress {
+    from_port   = 5432
+    to_port     = 5432
+    protocol    = "tcp"
+    cidr_blocks = [aws_vpc.main.cidr_block]
+  }
+}
+
+resource "aws_kms_key" "db" {
+  description             = "lssplit storage and master secret"
+  deletion_window_in_days = 7
+}
+
+resource "aws_db_instance" "db" {
+  identifier                    = "lssplit"
+  engine                        = "postgres"
+  engine_version                = "15"
+  instance_class                = "db.t3.micro"
+  allocated_storage             = 20
+  username                      = "app"
+  manage_master_user_password   = true
+  master_user_secret_kms_key_id = aws_kms_key.db.arn
+  db_subnet_group_name          = aws_db_subnet_group.db.name
+  vpc_security_group_ids        = [aws_security_group.db.id]
+  storage_encrypted             = true
+  kms_key_id                    = aws_kms_key.db.arn
+  monitoring_interval           = 60
+  monitoring_role_arn           = aws_iam_role.monitoring.arn
+  skip_final_snapshot           = true
+}
+
+resource "aws_iam_role" "monitoring" {
+  name = "lssplit-monitoring"
+  assume_role_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole",
+                   Principal = { Service = "monitoring.rds.amazonaws.com" } }]
+  })
+}
+
+resource "aws_sns_topic" "events" {
+  name = "lssplit-db-events"
+}
+
+resource "aws_db_event_subscription" "db" {
+  name        = "lssplit"
+  sns_topic   = aws_sns_topic.events.arn
+  source_type = "db-instance"
+  source_ids  = [aws_db_instance.db.identifier]
+}
+
+resource "aws_iam_role" "proxy" {
+  name = "lssplit-proxy"
+  assume_role_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole",
+                   Principal = { Service = "rds.amazonaws.com" } }]
+  })
+}
+
+resource "aws_db_proxy" "db" {
+  name           = "lssplit"
+  engine_family  = "POSTGRESQL"
+  role_arn       = aws_iam_role.proxy.arn
+  vpc_subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
+  auth {
+    auth_scheme = "SECRETS"
+    iam_auth    = "DISABLED"
+    secret_arn  = aws_db_instance.db.master_user_secret[0].secret_arn
+  }
+}
+
+# Read on LocalStack's Secrets Manager: the secret RDS made lives there.
+data "aws_secretsmanager_secret" "master" {
+  arn = aws_db_instance.db.master_user_secret[0].secret_arn
+}
+
+output "vpc" {
+  value = aws_vpc.main.id
+}
+
+output "secret" {
+  value = data.aws_secretsmanager_secret.master.arn
+}
+
+output "key" {
+  value = aws_kms_key.db.arn
+}
+"""
+
+BROKEN = """
+resource "aws_db_subnet_group" "db" {
+  name       = "lssplit-broken"
+  subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    with Sandbox(postgres=False, provider=True, emulator="localstack") as sb:
+        yield sb
+
+
+def _terraform(sandbox: Sandbox, tmp_path: Path, main_tf: str) -> Terraform:
+    """The kit's deploy stage's Terraform: each service aimed at the emulator serving it."""
+    solution = tmp_path / "solution"
+    solution.mkdir()
+    (solution / "main.tf").write_text(main_tf)
+    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
+                   provider_cwd=sandbox.provider.cwd)
+    routes = sandbox.routes
+    tf.configure(routes.primary.url, None, routes.away_from_primary(SERVICES))
+    tf.init()
+    return tf
+
+
+def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """A subnet group of LocalStack's subnets, its security group, an instance encrypted
+    with LocalStack's key whose master secret is in LocalStack's Secrets Manager, monitored
+    with LocalStack's role, its events to LocalStack's topic, a proxy in LocalStack's
+    subnets: applied, read back as declared (an empty plan), destroyed."""
+    assert sandbox.routes.served_by(["rds", "ec2", "kms", "secretsmanager"]) == {
+        "ec2": "localstack", "kms": "localstack", "rds": "moto",
+        "secretsmanager": "localstack"}
+    tf = _terraform(sandbox, tmp_path, STACK)
+    tf.apply()
+    out = tf.outputs()
+    assert tf.pending_changes() == []
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    group = rds.describe_db_subnet_groups(DBSubnetGroupName="lssplit")["DBSubnetGroups"][0]
+    assert group["VpcId"] == out["vpc"]  # LocalStack's VPC
+    assert {s["SubnetAvailabilityZone"]["Name"] for s in group["Subnets"]} == {
+        "us-east-1a", "us-east-1b"}
+    db = rds.describe_db_instances(DBInstanceIdentifier="lssplit")["DBInstances"][0]
+    assert db["KmsKeyId"] == out["key"]
+    assert db["MasterUserSecret"]["KmsKeyId"] == out["key"]
+    proxy = rds.describe_db_proxies(DBProxyName="lssplit")["DBProxies"][0]
+    assert proxy["VpcId"] == out["vpc"]
+    secrets = aws.client("secretsmanager", sandbox.localstack.url)
+    assert secrets.describe_secret(SecretId=out["secret"])["ARN"] == out["secret"]
+    tf.destroy()
+    # RDS deleted its secret with the instance, on LocalStack.
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        secrets.describe_secret(SecretId=out["secret"])
+    assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_a_subnet_localstack_lacks_is_refused_as_on_moto_alone(sandbox: Sandbox) -> None:
+    """A subnet id that exists nowhere is refused as moto alone refuses it (the solution's
+    mistake), not as the split's failure."""
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    for given in ("subnet-0123456789abcdef0", "not-a-subnet"):  # missing, malformed
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            rds.create_db_subnet_group(DBSubnetGroupName="nowhere",
+                                       DBSubnetGroupDescription="x", SubnetIds=[given])
+        assert caught.value.response["Error"]["Code"] == "InvalidSubnetID.NotFound"
+
+
+def test_keys_and_the_default_security_group_are_localstacks(sandbox: Sandbox) -> None:
+    """An instance given no security group gets the default VPC's default group, LocalStack's
+    (RDS User Guide, "Controlling access with security groups": without one, the VPC's
+    default security group); a snapshot copied with LocalStack's key is encrypted with it,
+    and with a key that exists nowhere is refused KMSKeyNotAccessibleFault (RDS API
+    reference, CopyDBSnapshot: "KMSKeyNotAccessibleFault")."""
+    assert sandbox.localstack is not None
+    ec2 = aws.client("ec2", sandbox.localstack.url)
+    default_vpc = ec2.describe_vpcs(
+        Filters=[{"Name": "is-default", "Values": ["true"]}])["Vpcs"][0]["VpcId"]
+    default_group = ec2.describe_security_groups(Filters=[
+        {"Name": "vpc-id", "Values": [default_vpc]},
+        {"Name": "group-name", "Values": ["default"]}])["SecurityGroups"][0]["GroupId"]
+    key = aws.client("kms", sandbox.localstack.url).create_key()["KeyMetadata"]["Arn"]
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    db = rds.create_db_instance(DBInstanceIdentifier="keys", Engine="postgres",
+                                DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                                MasterUsername="app", MasterUserPassword="password123")
+    groups = db["DBInstance"]["VpcSecurityGroups"]
+    assert [g["VpcSecurityGroupId"] for g in groups] == [default_group]
+    rds.create_db_snapshot(DBInstanceIdentifier="keys", DBSnapshotIdentifier="keys")
+    copied = rds.copy_db_snapshot(SourceDBSnapshotIdentifier="keys",
+                                  TargetDBSnapshotIdentifier="keys-copy", KmsKeyId=key)
+    assert copied["DBSnapshot"]["KmsKeyId"] == key
+    missing = key.rsplit("/", 1)[0] + "/00000000-0000-0000-0000-000000000000"
+    with pytest.raises(botocore.exceptions.ClientError) as caught:
+        rds.copy_db_snapshot(SourceDBSnapshotIdentifier="keys",
+                             TargetDBSnapshotIdentifier="keys-nowhere", KmsKeyId=missing)
+    assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
+    with pytest.raises(botocore.exceptions.ClientError) as caught:  # CreateDBInstance: same
+        rds.create_db_instance(DBInstanceIdentifier="nokey", Engine="postgres",
+                               DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                               MasterUsername="app", ManageMasterUserPassword=True,
+                               MasterUserSecretKmsKeyId=missing)
+    assert caught.value.response["Error"]["Code"] == "KMSKeyNotAccessibleFault"
+
+
+def test_an_instance_whose_secret_is_localstacks_restores_to_a_point_in_time(
+        sandbox: Sandbox) -> None:
+    """RestoreDBInstanceToPointInTime of an instance with a managed master secret (RDS User
+    Guide, "Restoring a DB instance to a specified time"): moto copies the instance, with
+    the secret's lookups on LocalStack (it failed "cannot pickle '_thread.lock'")."""
+    rds = aws.client("rds", sandbox.endpoint("rds"))
+    rds.create_db_instance(DBInstanceIdentifier="managed", Engine="postgres",
+                           DBInstanceClass="db.t3.micro", AllocatedStorage=20,
+                           MasterUsername="app", ManageMasterUserPassword=True,
+                           BackupRetentionPeriod=1)
+    restored = rds.restore_db_instance_to_point_in_time(
+        SourceDBInstanceIdentifier="managed", TargetDBInstanceIdentifier="managed-restored",
+        UseLatestRestorableTime=True)["DBInstance"]
+    assert restored["DBInstanceIdentifier"] == "managed-restored"
+
+
+def test_an_ec2_resource_a_moto_service_cannot_use_is_the_kits_error(
+        sandbox: Sandbox) -> None:
+    """ELBv2 (moto's, built into moto's own EC2) given LocalStack's VPC: KitEmulatorFailure
+    naming the split (kit/sandbox/localstack_unseen.py); given a VPC that exists nowhere:
+    moto's own answer, as AWS's ("The VPC ID ... is not found"), the solution's mistake."""
+    assert sandbox.localstack is not None
+    vpc = aws.client("ec2", sandbox.localstack.url).create_vpc(
+        CidrBlock="10.30.0.0/16")["Vpc"]["VpcId"]
+    elbv2 = aws.client("elbv2", sandbox.endpoint("elbv2"))
+    for given, code in ((vpc, "KitEmulatorFailure"),
+                        ("vpc-0123456789abcdef0", "ValidationError")):
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            elbv2.create_target_group(Name=f"tg-{code[:5].lower()}", Protocol="HTTP",
+                                      Port=80, VpcId=given)
+        error = caught.value.response["Error"]
+        assert error["Code"] == code, error
+        assert ("the LocalStack split" in error["Message"]) == (given == vpc), error
+
+
+def test_a_lookup_localstack_does_not_answer_is_the_kits_error_naming_the_split(
+        tmp_path: Path) -> None:
+    """moto's RDS whose peer does not answer refuses at once with KitEmulatorFailure naming
+    the split, and a deploy that meets it is an EnvironmentFailure (the kit's `error`:
+    kit/deploy/divergences.py's general signs), never the solution's `fail`. (LocalStack
+    itself down fails earlier, at the provider's first call: the emulator stopped answering.)
+    """
+    nobody = f"http://127.0.0.1:{free_port()}"
+    moto = MotoServer(tmp_path, peer=settings(nobody, None))
+    try:
+        moto.wait_ready()
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            aws.client("rds", moto.url).create_db_subnet_group(
+                DBSubnetGroupName="g", DBSubnetGroupDescription="x",
+                SubnetIds=["subnet-0123456789abcdef0"])
+        solution = tmp_path / "solution"
+        solution.mkdir()
+        (solution / "main.tf").write_text(BROKEN)
+        tf = Terraform(solution, tmp_path / "work")
+        tf.witness = Witness([moto.journal], [moto.answering])
+        tf.configure(moto.url)
+        tf.init()
+        with pytest.raises(EnvironmentFailure) as failed:
+            tf.apply()
+    finally:
+        moto.stop()
+    error = caught.value.response["Error"]
+    assert error["Code"] == "KitEmulatorFailure", error
+    assert "the LocalStack split" in error["Message"]
+    assert nobody in error["Message"]
+    assert "the LocalStack split" in str(failed.value)
