@@ -77,6 +77,25 @@ def ensure_default_option_group(backend: Any, engine: str, major: str | None) ->
     backend.option_groups[name] = group
 
 
+def _refuse_option_group(backend: Any, kwargs: dict[str, Any]) -> None:
+    """CreateOptionGroup's refusals, as RDS answers them."""
+    from moto.rds.exceptions import RDSClientError
+
+    name, engine = kwargs["option_group_name"], kwargs["engine_name"]
+    if name in backend.option_groups:
+        raise RDSClientError("OptionGroupAlreadyExistsFault",
+                             f"An option group named {name} already exists.")
+    if not kwargs.get("option_group_description"):
+        raise RDSClientError("InvalidParameterValue", "The parameter OptionGroupDescription "
+                             "must be provided and must not be blank.")
+    if engine not in option_group_majors():
+        raise RDSClientError("InvalidParameterValue", f"Invalid DB engine: {engine}")
+    major = kwargs["major_engine_version"]
+    if major not in option_group_majors()[engine]:
+        raise RDSClientError("InvalidParameterCombination",
+                             f"Cannot find major version {major} for {engine}")
+
+
 def option_groups_for_current_engines() -> None:
     """CreateOptionGroup accepts every engine major version RDS offers, and each engine
     version's default option group exists.
@@ -90,7 +109,6 @@ def option_groups_for_current_engines() -> None:
     (OptionGroupNotFoundFault), and DescribeOptionGroups without a name fails (HTTP 500)
     where AWS lists every option group (DescribeOptionGroups API reference).
     """
-    from moto.rds.exceptions import RDSClientError
     from moto.rds.models import OptionGroup, RDSBackend
 
     if getattr(RDSBackend.create_option_group, "_kit_fix", False):
@@ -99,21 +117,9 @@ def option_groups_for_current_engines() -> None:
     describe_groups = RDSBackend.describe_option_groups
 
     def create_option_group(self: Any, kwargs: dict[str, Any]) -> Any:
-        name, engine = kwargs["option_group_name"], kwargs["engine_name"]
-        if name in self.option_groups:
-            raise RDSClientError("OptionGroupAlreadyExistsFault",
-                                 f"An option group named {name} already exists.")
-        if not kwargs.get("option_group_description"):
-            raise RDSClientError("InvalidParameterValue", "The parameter OptionGroupDescription "
-                                 "must be provided and must not be blank.")
-        if engine not in option_group_majors():
-            raise RDSClientError("InvalidParameterValue", f"Invalid DB engine: {engine}")
-        major = kwargs["major_engine_version"]
-        if major not in option_group_majors()[engine]:
-            raise RDSClientError("InvalidParameterCombination",
-                                 f"Cannot find major version {major} for {engine}")
+        _refuse_option_group(self, kwargs)
         group = OptionGroup(self, **kwargs)
-        self.option_groups[name] = group
+        self.option_groups[kwargs["option_group_name"]] = group
         return group
 
     def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
