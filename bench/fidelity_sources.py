@@ -44,6 +44,7 @@ class Source:
     """One repository of the corpus and the examples taken from it."""
 
     repo: str  # owner/name
+    commit: str  # the commit the examples are taken from (the snapshot must have it)
     licence: str
     examples: tuple[str, ...]  # directories, "." for the repository's root
     # Values for variables without a default, as the tutorial has the user type them.
@@ -59,17 +60,22 @@ SERVERLESS = ("lambda-sns-terraform", "lambda-sqs-terraform", "sns-sqs-terraform
               "lambda-function-url-terraform", "terraform-sqs-lambda",
               "s3-sqs-lambda-terraform")
 SOURCES: tuple[Source, ...] = (
-    Source("aws-samples/serverless-patterns", "MIT-0", SERVERLESS),
-    Source("hashicorp/learn-terraform-rds", "MPL-2.0", (".",),
-           (("db_password", "kit-fidelity-password"),)),
-    Source("hashicorp/learn-terraform-lambda-api-gateway", "MPL-2.0", (".",)),
-    Source("hashicorp/learn-terraform-iam-policy", "MPL-2.0", (".",)),
-    Source("hashicorp/learn-terraform-aws-dynamodb-scale", "MPL-2.0", (".",)),
-    Source("cloudposse/terraform-aws-sns-topic", "Apache-2.0 (stated in its README)",
-           ("examples/complete",)),
-    Source("cloudposse/terraform-aws-rds-cloudwatch-sns-alarms", "Apache-2.0",
-           ("examples/complete",)),
-    Source("cloudposse/terraform-aws-cloudwatch-logs", "Apache-2.0", ("examples/complete",)),
+    Source("aws-samples/serverless-patterns", "fb7b5d06c27d8abb1bd35e52ab7523acf4baab7b",
+           "MIT-0", SERVERLESS),
+    Source("hashicorp/learn-terraform-rds", "d2b36faded12b6ae6e57e94c232e2b16066dc08e",
+           "MPL-2.0", (".",), (("db_password", "kit-fidelity-password"),)),
+    Source("hashicorp/learn-terraform-lambda-api-gateway",
+           "122dce03501f2d283fca8fad854c58c57804aa1b", "MPL-2.0", (".",)),
+    Source("hashicorp/learn-terraform-iam-policy", "dc9ce206fb0b20c73fddcc915045b921d38f84f1",
+           "MPL-2.0", (".",)),
+    Source("hashicorp/learn-terraform-aws-dynamodb-scale",
+           "bfc57fa9685983344790a0a05933aac4fc306c9f", "MPL-2.0", (".",)),
+    Source("cloudposse/terraform-aws-sns-topic", "a8ab43a8db74cdc34c076493876de2fefee838ba",
+           "Apache-2.0 (stated in its README)", ("examples/complete",)),
+    Source("cloudposse/terraform-aws-rds-cloudwatch-sns-alarms",
+           "9669c5dab0bda940640911cadf03af34e284981b", "Apache-2.0", ("examples/complete",)),
+    Source("cloudposse/terraform-aws-cloudwatch-logs",
+           "43f38915b758f4e46f29c9569a904b3dc09187df", "Apache-2.0", ("examples/complete",)),
 )
 # Registry modules the examples call, by registry address (namespace/name/provider).
 REGISTRY = {"cloudposse/label/null": ("cloudposse/terraform-null-label", "Apache-2.0"),
@@ -121,9 +127,10 @@ class Vendor:
         return self.git(tree.repo, "ls-tree", "--name-only", *(["-r"] if recursive else []),
                         tree.commit, where).splitlines()
 
-    def tree(self, repo: str, licence: str, constraint: str | None) -> Tree:
-        """The tree an example needs: HEAD, or the newest tag matching `constraint`."""
-        commit, tag = self.git(repo, "rev-parse", "HEAD").strip(), None
+    def tree(self, repo: str, licence: str, constraint: str | None,
+             commit: str = "HEAD") -> Tree:
+        """The tree an example needs: at `commit`, or the newest tag matching `constraint`."""
+        commit, tag = self.git(repo, "rev-parse", commit).strip(), None
         if constraint is not None:
             exact = re.fullmatch(r"v?\d+(\.\d+)*", constraint.strip())
             tag = newest_tag(self.git(repo, "tag").split(),
@@ -180,7 +187,7 @@ class Vendor:
 
     def example(self, source: Source, directory: str) -> None:
         """Vendor one example directory, with its SOURCE."""
-        tree = self.tree(source.repo, source.licence, None)
+        tree = self.tree(source.repo, source.licence, None, source.commit)
         tree.dirs.add(directory)  # its .tf files are written below, with the rest
         target = VENDORED / tree.name / directory
         notes: list[str] = []

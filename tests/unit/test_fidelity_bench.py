@@ -162,8 +162,9 @@ def test_vendoring_rewrites_a_listed_registry_module_to_the_tag_and_keeps_the_re
           {"LICENSE": "Apache", "main.tf": 'locals {}\n'}, tag="0.25.0")
     monkeypatch.setattr(fidelity_sources, "VENDORED", tmp_path / "vendored")
     vendor = fidelity_sources.Vendor(mirrors)
-    vendor.example(fidelity_sources.Source("cloudposse/terraform-aws-x", "Apache-2.0",
-                                           ("examples/complete",)), "examples/complete")
+    source = fidelity_sources.Source("cloudposse/terraform-aws-x", "HEAD", "Apache-2.0",
+                                     ("examples/complete",))
+    vendor.example(source, "examples/complete")
     vendor.write_trees()
     out = tmp_path / "vendored"
     example = out / "cloudposse+terraform-aws-x/examples/complete"
@@ -177,6 +178,6 @@ def test_vendoring_rewrites_a_listed_registry_module_to_the_tag_and_keeps_the_re
     assert (example / "kit.auto.tfvars").read_text() == 'region = "us-east-2"\n'
     assert not (example / "README.md").exists()
     assert not (out / "cloudposse+terraform-aws-x/test").exists()
-    source = (example / "SOURCE").read_text()
-    assert "repository: https://github.com/cloudposse/terraform-aws-x" in source
-    assert "copied to kit.auto.tfvars" in source
+    recorded = (example / "SOURCE").read_text()
+    assert "repository: https://github.com/cloudposse/terraform-aws-x" in recorded
+    assert "copied to kit.auto.tfvars" in recorded
