@@ -44,6 +44,11 @@ def _action(actions: list[str]) -> str | None:
 
 
 def _differing(change: dict[str, Any]) -> tuple[str, ...]:
+    # A replacement names the attributes that force it; the rest (arn, id, ...) is only
+    # unknown until the new one exists.
+    forcing = {str(path[0]) for path in change.get("replace_paths") or [] if path}
+    if forcing:
+        return tuple(sorted(forcing))
     before, after = change.get("before") or {}, change.get("after") or {}
     unknown = change.get("after_unknown") or {}
     keys = set(before) | set(after) | {k for k, v in unknown.items() if v}

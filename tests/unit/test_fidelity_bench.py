@@ -33,28 +33,37 @@ PLAN = {"resource_changes": [
             {"redrive_policy": ""}, {"redrive_policy": "{\"maxReceiveCount\":3}"}),
     _change("aws_customer_gateway.c", "aws_customer_gateway", ["delete", "create"],
             {"bgp_asn": "65000"}, {"bgp_asn": "65000", "device_name": "x"}),
+    {**_change("aws_db_instance.d", "aws_db_instance", ["delete", "create"],
+               {"arn": "a", "engine_version": "19"}, {"arn": None, "engine_version": "19.0"}),
+     "change": {"actions": ["delete", "create"], "before": {"arn": "a", "engine_version": "19"},
+                "after": {"engine_version": "19.0"}, "after_unknown": {"arn": True},
+                "replace_paths": [["engine_version"]]}},
 ]}
 
 
 def test_read_back_ignores_no_ops_and_data_reads() -> None:
     changes = fidelity_readback.changes_of(PLAN)
     assert [c.address for c in changes] == ["module.sns.aws_sns_topic.this[0]",
-                                            "aws_sqs_queue.b", "aws_customer_gateway.c"]
+                                            "aws_sqs_queue.b", "aws_customer_gateway.c",
+                                            "aws_db_instance.d"]
 
 
 def test_read_back_names_the_attributes_that_differ_and_the_known_divergence() -> None:
-    topic, queue, gateway = fidelity_readback.changes_of(PLAN)
+    topic, queue, gateway, instance = fidelity_readback.changes_of(PLAN)
     assert topic.attributes == ("sqs_success_feedback_role_arn",
                                 "sqs_success_feedback_sample_rate")
     assert topic.divergence == "sns.feedback-attributes"
     assert (queue.action, queue.attributes, queue.divergence) == \
         ("update", ("redrive_policy",), None)
     assert (gateway.action, gateway.attributes) == ("replace", ("device_name",))
+    # A replacement: the attributes that force it, not the computed ones it renews.
+    assert (instance.action, instance.attributes) == ("replace", ("engine_version",))
 
 
 def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     left = fidelity_readback.unexplained(fidelity_readback.changes_of(PLAN))
-    assert [c.address for c in left] == ["aws_sqs_queue.b", "aws_customer_gateway.c"]
+    assert [c.address for c in left] == ["aws_sqs_queue.b", "aws_customer_gateway.c",
+                                         "aws_db_instance.d"]
 
 
 @pytest.mark.parametrize(("kind", "action", "attributes", "known"), [
