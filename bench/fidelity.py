@@ -41,6 +41,7 @@ from bench import fidelity_report as report  # noqa: E402
 from bench import fidelity_sources  # noqa: E402
 from bench.fidelity_scope import Scope  # noqa: E402
 from bench.run import write_block  # noqa: E402
+from kit.deploy import terraform  # noqa: E402
 from kit.deploy.override import SERVICES  # noqa: E402
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
 from kit.errors import KitError, SolutionError  # noqa: E402
@@ -56,6 +57,10 @@ BY_HAND = {
 # A host outside the sandbox the deploy tried to reach: the example needs the internet.
 _INTERNET = re.compile(r"dial tcp: lookup (?P<host>[\w.-]+)(?: on [\d.:]+)?: no such host")
 _REPOSITORY = re.compile(r"^repository: https://github\.com/(?P<owner>[\w.-]+)/", re.M)
+# The bench's own limits: an example of the corpus applies in under two minutes even on a
+# loaded machine; one that hangs (LocalStack's external KMS keys never leave Creating) is a
+# timeout, the kit's `error`, after five minutes rather than a run's ten.
+BENCH_TIMEOUTS = {"apply": 300.0, "destroy": 300.0}
 RESULTS = ROOT / "bench" / "fidelity.json"
 README = ROOT / "README.md"
 EMULATORS = ("moto", "localstack")
@@ -201,6 +206,7 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
             if reason:
                 outcome.status, outcome.cause = "out of scope", reason
                 outcomes.append(outcome)
+                _kept([outcome])
                 continue
             # moto resets at once. LocalStack restarts to reset (seconds), so only after an
             # example that may have left something: one that did not destroy what it made.
@@ -209,8 +215,17 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
                 sandbox.localstack.reset()
             outcomes.append(deploy(example, sandbox, outcome))
             clean = outcome.status == "passed" or outcome.stage == "init"
+            _kept([outcome])
             print(f"[{emulator}] {report.row(outcome)}", flush=True)
     return outcomes
+
+
+def _kept(outcomes: list[Outcome]) -> None:
+    """Append the outcomes to FIDELITY_OUT as they come (one JSON line each): a run cut
+    short still leaves what it measured, for FIDELITY_MERGE."""
+    if os.environ.get("FIDELITY_OUT"):
+        with open(os.environ["FIDELITY_OUT"], "a") as out:
+            out.writelines(json.dumps(asdict(o)) + "\n" for o in outcomes)
 
 
 def _child(emulator: str, only: list[str], out: Path) -> subprocess.Popen[bytes]:
@@ -223,15 +238,25 @@ def _child(emulator: str, only: list[str], out: Path) -> subprocess.Popen[bytes]
 def run_all(emulators: list[str], only: list[str]) -> list[dict[str, Any]]:
     """Each emulator's run in parallel: their outcomes, moto's first."""
     with tempfile.TemporaryDirectory(prefix="kit-fidelity-") as tmp:
-        children = {e: (_child(e, only, Path(tmp) / f"{e}.json"), Path(tmp) / f"{e}.json")
+        children = {e: (_child(e, only, Path(tmp) / f"{e}.jsonl"), Path(tmp) / f"{e}.jsonl")
                     for e in emulators}
-        outcomes: list[dict[str, Any]] = []
-        for emulator, (child, out) in children.items():
-            if child.wait() != 0 or not out.exists():
+        for emulator, (child, _) in children.items():
+            if child.wait() != 0:
                 raise SystemExit(f"the {emulator} run of the fidelity bench failed "
                                  f"(exit {child.returncode})")
-            outcomes += json.loads(out.read_text())
-    return outcomes
+        return merged([out for _, out in children.values()])
+
+
+def merged(paths: list[Path]) -> list[dict[str, Any]]:
+    """The outcomes kept in these files (a JSON list or JSON lines each); an example run
+    again in a later file replaces its earlier outcome on that emulator."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in paths:
+        text = path.read_text() if path.exists() else ""
+        rows = json.loads(text) if text.startswith("[") else \
+            [json.loads(line) for line in text.splitlines() if line.strip()]
+        found |= {(row["emulator"], row["name"]): row for row in rows}
+    return list(found.values())
 
 
 def missing_sources() -> list[str]:
@@ -264,8 +289,12 @@ def main() -> None:
     """Run the corpus on both emulators in parallel; write the results and the blocks."""
     only = [w for w in os.environ.get("FIDELITY_ONLY", "").split(",") if w]
     if os.environ.get("FIDELITY_EMULATOR"):  # one emulator's run (a child of the below)
-        outcomes = run(os.environ["FIDELITY_EMULATOR"], only)
-        Path(os.environ["FIDELITY_OUT"]).write_text(json.dumps([asdict(o) for o in outcomes]))
+        terraform.TIMEOUTS.update(BENCH_TIMEOUTS)
+        run(os.environ["FIDELITY_EMULATOR"], only)
+        return
+    if os.environ.get("FIDELITY_MERGE"):  # runs made apart: FIDELITY_OUT files, in order
+        outcomes = merged([Path(p) for p in os.environ["FIDELITY_MERGE"].split(",")])
+        write(outcomes, float(os.environ.get("FIDELITY_WALL", "0")))
         return
     emulators = [e for e in os.environ.get("FIDELITY_EMULATORS", ",".join(EMULATORS))
                  .split(",") if e]

@@ -3,6 +3,7 @@ and the vendoring of the other sources (bench/fidelity_*.py)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -190,3 +191,16 @@ def test_vendoring_rewrites_a_listed_registry_module_to_the_tag_and_keeps_the_re
     recorded = (example / "SOURCE").read_text()
     assert "repository: https://github.com/cloudposse/terraform-aws-x" in recorded
     assert "copied to kit.auto.tfvars" in recorded
+
+
+def test_merged_runs_keep_the_latest_outcome_of_each_example_and_emulator(
+        tmp_path: Path) -> None:
+    first = tmp_path / "moto.json"  # a whole run's list
+    first.write_text(json.dumps([OUTCOMES[0], OUTCOMES[2]]))
+    again = tmp_path / "again.jsonl"  # a later run of one example, as JSON lines
+    rerun = {**OUTCOMES[2], "status": "passed", "blame": "", "stage": ""}
+    again.write_text(json.dumps(rerun) + "\n" + json.dumps(OUTCOMES[4]) + "\n")
+    outcomes = fidelity.merged([first, again, tmp_path / "absent.jsonl"])
+    assert [(o["emulator"], o["name"], o["status"]) for o in outcomes] == [
+        ("moto", "sqs/complete", "passed"), ("moto", "learn-terraform-rds", "passed"),
+        ("localstack", "sqs/complete", "failed")]
