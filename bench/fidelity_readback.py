@@ -67,9 +67,9 @@ def changes_of(shown: dict[str, Any]) -> list[Change]:
         if action is None:
             continue
         attributes = _differing(change)
-        found.append(Change(resource["address"], resource["type"], action, attributes,
-                            divergences.read_back_gap(resource["type"], action,
-                                                      list(attributes))))
+        known = divergences.read_back_gap(resource["type"], action, list(attributes),
+                                          change.get("after") or {})
+        found.append(Change(resource["address"], resource["type"], action, attributes, known))
     return found
 
 

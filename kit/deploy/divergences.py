@@ -240,6 +240,7 @@ class ReadBack:
     attributes: str  # regex that every changed top-level attribute matches
     gap: str  # what moto does, and what AWS does instead
     seen_in: str  # the corpus example that shows it
+    when: str = ""  # an attribute the resource's planned values must set (e.g. a replica's)
 
 
 READ_BACK: tuple[ReadBack, ...] = (
@@ -256,16 +257,27 @@ READ_BACK: tuple[ReadBack, ...] = (
         "moto's DescribeDBParameters does not return the parameters ModifyDBParameterGroup "
         "set (source user); AWS returns them",
         "rds/complete-postgres, learn-terraform-rds"),
+    ReadBack(
+        "rds.read-replica-copies-its-source", r"^aws_db_instance$",
+        r"^(backup_retention_period|multi_az)$",
+        "moto makes a read replica as a copy of its source DB instance, so it reports the "
+        "source's BackupRetentionPeriod and MultiAZ; AWS creates read replicas with backups "
+        "disabled and reports the replica's own settings (RDS API reference, "
+        "CreateDBInstanceReadReplica)",
+        "rds/replica-postgres, rds/cross-region-replica-postgres", when="replicate_source_db"),
 )
 
 
-def read_back_gap(resource_type: str, action: str, attributes: list[str]) -> str | None:
+def read_back_gap(resource_type: str, action: str, attributes: list[str],
+                  planned: dict[str, object] | None = None) -> str | None:
     """The name of the known read-back divergence that explains a pending in-place update
-    of these attributes of a resource of this type; None if none does."""
+    of these attributes of a resource of this type (`planned`: its planned values); None
+    if none does."""
     if action != "update" or not attributes:
         return None
     for known in READ_BACK:
         if re.search(known.resource, resource_type) and \
-                all(re.search(known.attributes, a) for a in attributes):
+                all(re.search(known.attributes, a) for a in attributes) and \
+                (not known.when or (planned or {}).get(known.when)):
             return known.name
     return None

@@ -80,6 +80,15 @@ def test_read_back_gap(kind: str, action: str, attributes: list[str], known: str
     assert divergences.read_back_gap(kind, action, attributes) == known
 
 
+def test_a_replicas_divergence_explains_replicas_only() -> None:
+    replica = {"replicate_source_db": "arn:aws:rds:eu-west-1:1:db:primary"}
+    assert divergences.read_back_gap("aws_db_instance", "update", ["multi_az"], replica) == \
+        "rds.read-replica-copies-its-source"
+    assert divergences.read_back_gap("aws_db_instance", "update", ["multi_az"],
+                                     {"replicate_source_db": None}) is None
+    assert divergences.read_back_gap("aws_db_instance", "update", ["multi_az"]) is None
+
+
 def _outcome(name: str, source: str, emulator: str, status: str, **more: object) -> dict:
     return {"name": name, "source": source, "emulator": emulator, "status": status,
             "stage": more.get("stage", ""), "blame": more.get("blame", ""),
