@@ -78,10 +78,22 @@ def scores(outcomes: list[Any], missing: list[str]) -> str:
             for mine in runs.values()) + " |")
     lines.append("| **all** | " + str(len(next(iter(runs.values())))) + " | " + " | ".join(
         f"**{_fraction(mine)}**" for mine in runs.values()) + " |")
+    measured = _partial(runs)
+    if measured:
+        lines += ["", measured]
     if missing:
         lines += ["", "Not vendored on this checkout (run bench/fidelity_sources.py, see "
                   "fidelity/README.md): " + ", ".join(missing) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _partial(runs: dict[str, list[Any]]) -> str:
+    """A note for each emulator that ran fewer examples than the first (a run cut short)."""
+    first = {_get(o, "name") for o in next(iter(runs.values()))}
+    notes = [f"{EMULATOR_NAMES[e]} ran {len(mine)} of the {len(first)} examples (its "
+             "scores count those only; the others show `–` below)"
+             for e, mine in runs.items() if len(mine) < len(first)]
+    return ("Not measured everywhere: " + "; ".join(notes) + ".") if notes else ""
 
 
 def summary(outcomes: list[Any], wall: float) -> str:

@@ -213,3 +213,9 @@ def test_merged_runs_keep_the_latest_outcome_of_each_example_and_emulator(
     assert [(o["emulator"], o["name"], o["status"]) for o in outcomes] == [
         ("moto", "sqs/complete", "passed"), ("moto", "learn-terraform-rds", "passed"),
         ("localstack", "sqs/complete", "failed")]
+
+
+def test_an_emulator_that_ran_fewer_examples_is_said_so() -> None:
+    table = fidelity_report.scores(OUTCOMES[:5], [])
+    assert "LocalStack ran 1 of the 4 examples" in table
+    assert "Not measured everywhere" not in fidelity_report.scores(OUTCOMES, [])
