@@ -202,7 +202,15 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
             root = CORPUS if original.is_relative_to(CORPUS) else VENDORED
             example = corpus / original.relative_to(root)
             outcome = Outcome(name_of(example), "passed", source_of(example), emulator)
-            reason = BY_HAND.get(outcome.name) or scope.reason_out_of_scope(example)
+            try:
+                reason = BY_HAND.get(outcome.name) or scope.reason_out_of_scope(example)
+            except (KitError, SolutionError) as failure:  # the gate's own reading failed
+                outcome.status, outcome.stage = "failed", "gate"
+                outcome.blame, outcome.cause = failure.outcome, str(failure)[:300]
+                outcomes.append(outcome)
+                _kept([outcome])
+                print(f"[{emulator}] {report.row(outcome)}", flush=True)
+                continue
             if reason:
                 outcome.status, outcome.cause = "out of scope", reason
                 outcomes.append(outcome)
