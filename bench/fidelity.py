@@ -264,7 +264,7 @@ def merged(paths: list[Path]) -> list[dict[str, Any]]:
         rows = json.loads(text) if text.startswith("[") else \
             [json.loads(line) for line in text.splitlines() if line.strip()]
         found |= {(row["emulator"], row["name"]): row for row in rows}
-    return list(found.values())
+    return sorted(found.values(), key=lambda row: row["name"])
 
 
 def missing_sources() -> list[str]:

@@ -211,7 +211,7 @@ def test_merged_runs_keep_the_latest_outcome_of_each_example_and_emulator(
     again.write_text(json.dumps(rerun) + "\n" + json.dumps(OUTCOMES[4]) + "\n")
     outcomes = fidelity.merged([first, again, tmp_path / "absent.jsonl"])
     assert [(o["emulator"], o["name"], o["status"]) for o in outcomes] == [
-        ("moto", "sqs/complete", "passed"), ("moto", "learn-terraform-rds", "passed"),
+        ("moto", "learn-terraform-rds", "passed"), ("moto", "sqs/complete", "passed"),
         ("localstack", "sqs/complete", "failed")]
 
 
