@@ -53,6 +53,9 @@ VENDORED = ROOT / "fidelity" / "vendored"  # the other sources (bench/fidelity_s
 BY_HAND = {
     "vpc/ipam": "needs a staged apply: its README applies aws_vpc_ipam_preview_next_cidr "
                 "first (-target), and the deploy stage applies once",
+    "serverless-patterns/rds-sns-event-notification-terraform":
+        "needs what it does not create: an existing RDS instance, an email address and the "
+        "account id, asked for as variables without defaults (its README)",
 }
 # A host outside the sandbox the deploy tried to reach: the example needs the internet.
 _INTERNET = re.compile(r"dial tcp: lookup (?P<host>[\w.-]+)(?: on [\d.:]+)?: no such host")
