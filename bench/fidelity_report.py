@@ -108,8 +108,10 @@ def summary(outcomes: list[Any], wall: float) -> str:
                      f"{len(failed)} failed: {blames['error']} the kit's `error` naming an "
                      f"emulator gap, {blames['fail']} `fail`, {blames['read-back']} applied "
                      "but did not read back as declared)")
-    return (f"Measured {time.strftime('%Y-%m-%d')} with `make fidelity` ({wall:.0f} s wall "
-            f"time, {os.cpu_count()} cores, the emulators in parallel). In-scope examples "
+    how = (f"`make fidelity` ({wall:.0f} s wall time, {os.cpu_count()} cores, the emulators "
+           "in parallel)") if wall else ("runs of `bench/fidelity.py` made apart and merged "
+                                         "(FIDELITY_MERGE; no one wall time)")
+    return (f"Measured {time.strftime('%Y-%m-%d')} with {how}. In-scope examples "
             "applied, read back (the plan right after the apply empty, or every change it "
             "still makes a known read-back divergence) and destroyed: "
             + "; ".join(parts) + ".\n")
