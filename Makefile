@@ -87,8 +87,9 @@ lint: $(STAMP)
 bench: setup
 	$(BIN)/python bench/run.py
 
-## fidelity: apply, read back and destroy every in-scope example of fidelity/corpus
-fidelity: setup
+## fidelity: apply, read back and destroy every in-scope example of fidelity/corpus and
+## fidelity/vendored, on moto and on LocalStack (in parallel)
+fidelity: setup-localstack
 	$(BIN)/python bench/fidelity.py
 
 clean:

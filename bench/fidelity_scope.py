@@ -26,6 +26,9 @@ PROVIDERS = tuple(f"hashicorp/{name}" for name in settings.provider_specs())
 KINDS = (("modules must be local", "needs the internet"),
          ("reaches the network", "needs the internet"),
          ("provider", "needs another provider"),
+         # A `cloud` block (HashiCorp's tutorials) or a remote backend: an untrusted
+         # solution's state stays local (team mode replaces it; the corpus is untrusted).
+         ("only the local backend is allowed", "needs a remote backend"),
          ("", "runs a program on the host"))
 
 

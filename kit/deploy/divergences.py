@@ -243,3 +243,58 @@ def gaps(output: str, evidence: Evidence | None = None) -> list[Gap] | None:
     if not found or any(g is None or not confirmed(g, evidence) for g in found):
         return None
     return list(dict.fromkeys(g for g in found if g is not None))
+
+
+@dataclass(frozen=True)
+class ReadBack:
+    """One known way moto reads a resource back otherwise than it was declared, so that a
+    plan right after the apply still updates it in place, where AWS reads it back as
+    declared. `make fidelity` counts an example as applied only when every change of that
+    plan is one of these (bench/fidelity_readback.py)."""
+
+    name: str  # stable id: <service>.<what>
+    resource: str  # regex over the resource type
+    attributes: str  # regex that every changed top-level attribute matches
+    gap: str  # what moto does, and what AWS does instead
+    seen_in: str  # the corpus example that shows it
+    when: str = ""  # an attribute the resource's planned values must set (e.g. a replica's)
+
+
+READ_BACK: tuple[ReadBack, ...] = (
+    ReadBack(
+        "sns.feedback-attributes", r"^aws_sns_topic$",
+        r"^(application|firehose|http|lambda|sqs)_(success|failure)_feedback_"
+        r"(role_arn|sample_rate)$",
+        "moto's GetTopicAttributes omits <protocol>SuccessFeedbackRoleArn, "
+        "FailureFeedbackRoleArn and SuccessFeedbackSampleRate after SetTopicAttributes "
+        "stored them; AWS returns them (SNS developer guide, message delivery status)",
+        "sns-topic/complete"),
+    ReadBack(
+        "rds.parameter-group-parameters", r"^aws_db_parameter_group$", r"^parameter$",
+        "moto's DescribeDBParameters does not return the parameters ModifyDBParameterGroup "
+        "set (source user); AWS returns them",
+        "rds/complete-postgres, learn-terraform-rds"),
+    ReadBack(
+        "rds.read-replica-copies-its-source", r"^aws_db_instance$",
+        r"^(backup_retention_period|multi_az)$",
+        "moto makes a read replica as a copy of its source DB instance, so it reports the "
+        "source's BackupRetentionPeriod and MultiAZ; AWS creates read replicas with backups "
+        "disabled and reports the replica's own settings (RDS API reference, "
+        "CreateDBInstanceReadReplica)",
+        "rds/replica-postgres, rds/cross-region-replica-postgres", when="replicate_source_db"),
+)
+
+
+def read_back_gap(resource_type: str, action: str, attributes: list[str],
+                  planned: dict[str, object] | None = None) -> str | None:
+    """The name of the known read-back divergence that explains a pending in-place update
+    of these attributes of a resource of this type (`planned`: its planned values); None
+    if none does."""
+    if action != "update" or not attributes:
+        return None
+    for known in READ_BACK:
+        if re.search(known.resource, resource_type) and \
+                all(re.search(known.attributes, a) for a in attributes) and \
+                (not known.when or (planned or {}).get(known.when)):
+            return known.name
+    return None

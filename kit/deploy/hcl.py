@@ -143,10 +143,25 @@ def _parse(text: str, rel: Path) -> dict[str, Any]:
         raise SolutionError(f"{rel}: not valid HCL: {exc}") from None
 
 
+# Terraform ends a heredoc at its marker followed by spaces or tabs (`POLICY  `, as
+# aws-samples/serverless-patterns writes it); python-hcl2 only at the bare marker and
+# rejects the file. The marker lines are trimmed so that both read the same text.
+_HEREDOC = re.compile(r"<<-?([A-Za-z_][\w-]*)[ \t]*\r?\n")
+
+
+def heredoc_ends_trimmed(text: str) -> str:
+    """`text` with the trailing blanks of every heredoc's closing marker line removed."""
+    markers = sorted(set(_HEREDOC.findall(text)))
+    if not markers:
+        return text
+    ends = re.compile(r"^([ \t]*(?:" + "|".join(map(re.escape, markers)) + r"))[ \t]+$", re.M)
+    return ends.sub(r"\1", text)
+
+
 def loads(text: str) -> dict[str, Any]:
     """python-hcl2's parse of HCL text, quotes stripped (safe from any thread)."""
     with _PARSING:
-        return hcl2.loads(text, serialization_options=_OPTIONS)
+        return hcl2.loads(heredoc_ends_trimmed(text), serialization_options=_OPTIONS)
 
 
 def parse(solution: Path, recursive: bool = True) -> Configuration:

@@ -318,6 +318,10 @@ def database_insights_mode_reads_back() -> None:
 # CreateDBInstance / CreateDBCluster settings moto 5.2 ignores on create (it stores them on
 # modify, which sets every given attribute), by moto's snake-case name.
 ON_CREATE = ("engine_lifecycle_support", "dedicated_log_volume")
+# CreateDBInstance, EngineLifecycleSupport: "Valid for Engine: RDS for MySQL and RDS for
+# PostgreSQL ... Default: open-source-rds-extended-support".
+LIFECYCLE_ENGINES = ("mysql", "postgres")
+LIFECYCLE_DEFAULT = "open-source-rds-extended-support"
 
 
 def lifecycle_and_log_volume_settings_read_back() -> None:
@@ -344,6 +348,9 @@ def lifecycle_and_log_volume_settings_read_back() -> None:
                 for key in ON_CREATE:
                     if kwargs.get(key) is not None:
                         setattr(made, key, kwargs[key])
+                if create is create_instance and kwargs.get("engine_lifecycle_support") is None \
+                        and made.engine in LIFECYCLE_ENGINES:
+                    made.engine_lifecycle_support = LIFECYCLE_DEFAULT
             return made
 
         return create_with_settings
