@@ -19,6 +19,8 @@ RANDOM_PROVIDER = {
     "module": "github.com/terraform-providers/terraform-provider-random",  # its go.mod path
     "revision": "v1.3.2-0.20260824155315-e1092b0cfc07",
 }
+# A dev tool, not a run's: the tests lint action.yml and the example workflow with it.
+ACTIONLINT = {"module": "github.com/rhysd/actionlint/cmd/actionlint", "version": "v1.7.7"}
 TOXIPROXY = {"module": "github.com/Shopify/toxiproxy/v2/cmd/server", "version": "v2.12.0"}
 REGISTRY_HOSTS = ("registry.terraform.io", "registry.opentofu.org")
 
