@@ -23,6 +23,7 @@ from kit.deploy import gate, hcl, intake
 from kit.errors import SolutionError
 
 JSONENCODE = re.compile(r"^\$\{jsonencode\((?P<body>.*)\)\}$", re.S)
+HEREDOC = re.compile(r"^<<-?(?P<tag>\w+)\n(?P<body>.*)\n\s*(?P=tag)$", re.S)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,10 @@ def _in_value(value: Any) -> Iterator[dict[str, Any]]:
 
 def _decode(text: str) -> Any:
     """A policy string's object: jsonencode({...}) read as HCL, or JSON (a heredoc)."""
-    match = JSONENCODE.match(text.strip())
+    text = text.strip()
+    heredoc = HEREDOC.match(text)
+    text = heredoc.group("body") if heredoc else text
+    match = JSONENCODE.match(text)
     try:
         if match:
             return hcl.loads(f"policy = {match.group('body')}\n")["policy"]
