@@ -1,8 +1,9 @@
 """The toolchain's stamp: one key that changes whenever what `kit setup` builds changes.
 
 CI caches ~/.cache/kit under this key (action.yml): a kit upgrade that pins another
-provider, Terraform, Toxiproxy, edit to the provider or worker runtime gets a fresh cache
-instead of a stale one, and an unchanged toolchain is restored instead of rebuilt."""
+provider, Terraform or Toxiproxy, edits the provider, or installs another boto3 or psycopg
+(the workers' runtime gets the kit's versions) gets a fresh cache instead of a stale one,
+and an unchanged toolchain is restored instead of rebuilt."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def pins() -> dict[str, object]:
         "aws": settings.AWS_PROVIDER, "random": settings.RANDOM_PROVIDER,
         "aws_edits": provider_patches.fingerprint(provider_patches.AWS),
         "tofu": settings.TOFU_VERSION, "toxiproxy": settings.TOXIPROXY,
-        "actionlint": settings.ACTIONLINT, "runtime": runtime.PACKAGES,
+        "actionlint": settings.ACTIONLINT, "runtime": runtime.wanted(),
         "localstack": localstack_install.VERSION,
         "machine": platform.machine(), "python": f"{sys.version_info[0]}.{sys.version_info[1]}",
     }

@@ -31,3 +31,9 @@ def test_path_is_the_cache(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("KIT_CACHE", str(tmp_path))
     assert cli.main(["toolchain-key", "--path"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path)
+
+
+def test_key_changes_with_the_workers_runtime(monkeypatch):
+    before = stamp.key()
+    monkeypatch.setattr(stamp.runtime, "wanted", lambda: {"boto3": "0.0.1"})
+    assert stamp.key() != before
