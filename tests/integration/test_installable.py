@@ -108,10 +108,10 @@ def test_installed_wheel_runs_the_action_check_outside_the_checkout(wheel: Path,
                             capture_output=True, text=True, check=True).stdout.split()
     assert {"order-pipeline", "fifo-ledger", "iam-boundary", "rds-recovery"} <= set(listed)
     outputs = tmp_path / "github_output"
+    inputs = {"SCENARIO": "order-pipeline", "ROOT": ".kit", "SOLUTION": "", "BASELINE": "",
+              "FAULT": "none", "ARGS": "", "OUT": "kit-reports"}
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "GITHUB_OUTPUT": str(outputs), "KIT_SCENARIO": "order-pipeline", "KIT_ROOT": ".kit",
-           "KIT_SOLUTION": "", "KIT_BASELINE": "", "KIT_FAULT": "none", "KIT_ARGS": "",
-           "KIT_OUT": "kit-reports"}
+           "GITHUB_OUTPUT": str(outputs), **{f"KIT_ACTION_{k}": v for k, v in inputs.items()}}
     env.pop("VIRTUAL_ENV", None)
     # As the runner runs a step's `run` (shell: bash).
     done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
