@@ -392,8 +392,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                             root_module=Path(sc.terraform.dir) if team and sc else Path("."))
     for finding in findings:
         print(finding)
-    console.print(f"kit check --static {root}: " + (f"[red]{len(findings)} finding(s)[/]"
-                  if findings else "[green]no finding[/]"))
+    verdict = f"[red]{len(findings)} finding(s)[/]" if findings else "[green]no finding[/]"
+    console.print(f"kit check --static {escape(str(root))}: {verdict}")
     return EXIT_FAIL if findings else EXIT_OK
 
 
