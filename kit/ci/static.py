@@ -2,8 +2,9 @@
 for a pre-commit hook: the directory intake and the static gate (exactly as a run's deploy
 stage judges them: kit/deploy/intake.py, kit/deploy/gate.py), and a policy lint over the
 policies written in the configuration: an identity policy granting every action of a
-service (`*`, `sqs:*`) or everything but some (`NotAction` in an Allow), and a resource or
-trust policy open to every principal (`*`) with no condition.
+service (`*`, `sqs:*`) or everything but some (`NotAction` in an Allow), or a role that
+trusts every principal (`*`) with no condition (iam.least_privilege, as a run judges it); a
+resource policy open to every principal with no condition (iam.resource_exposure).
 
 The lint reads policies as written (jsonencode objects, JSON strings, heredocs and
 aws_iam_policy_document blocks); it is a fast early warning, not the verdict: a run judges
@@ -134,8 +135,14 @@ def lint(policy: dict[str, Any]) -> list[tuple[str, str]]:
         sid = f"statement {st.get('Sid') or i}"
         if "Principal" in st or "NotPrincipal" in st:
             if _everyone(st.get("Principal")) and not st.get("Condition"):
-                found.append(("iam.resource_exposure", f"{sid} allows every principal (*) "
-                              "with no condition"))
+                # A role's trust is judged with what its role may do (a run's verdict on
+                # trust-any-principal is iam.least_privilege); any other resource policy
+                # with who may reach the resource.
+                trust = any(str(a).lower().startswith("sts:assumerole")
+                            for a in hcl.listify(st.get("Action")))
+                found.append(("iam.least_privilege" if trust else "iam.resource_exposure",
+                              f"{sid} allows every principal (*) with no condition"
+                              + (" to assume the role" if trust else "")))
             continue
         if "NotAction" in st:
             found.append(("iam.least_privilege", f"{sid} allows every action but "

@@ -67,7 +67,7 @@ def test_resource_policy_open_to_everyone(tmp_path: Path):
 
 def test_trust_in_a_local_and_its_condition(tmp_path: Path):
     open_trust = LOCAL.replace("PRINCIPAL", '"*"')
-    assert _check(tmp_path, open_trust.replace("CONDITION", "")) == {"iam.resource_exposure"}
+    assert _check(tmp_path, open_trust.replace("CONDITION", "")) == {"iam.least_privilege"}
     conditioned = open_trust.replace("CONDITION", ', Condition = { StringEquals = '
                                      '{ "aws:PrincipalAccount" = "123456789012" } }')
     assert _check(tmp_path, conditioned) == set()
