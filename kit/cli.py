@@ -1,4 +1,5 @@
-"""The `kit` command: doctor, setup, list, eval, validate, drill."""
+"""The `kit` command: doctor, setup, list, eval, validate, drill; for CI: check, comment,
+toolchain-key."""
 
 from __future__ import annotations
 
@@ -365,6 +366,46 @@ def cmd_modules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_comment(args: argparse.Namespace) -> int:
+    """Create or update the PR's one sticky comment from the reports (GitHub Actions)."""
+    from kit.ci import comment
+
+    posted = comment.post(Path(args.report), args.name)
+    console.print(f"comment {posted.action}" + (f": {posted.url}" if posted.url else "")
+                  + (f" ({posted.note})" if posted.note else ""))
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """The static checks of Terraform (gate, policy lint), no emulator: exit 1 on a finding."""
+    from kit.ci import static
+    from kit.scenario import MODULES, Toolchain, load
+
+    sc = load(args.scenario) if args.scenario else None
+    team = sc is not None and sc.repository is not None
+    # A team scenario judges its repository (local modules anywhere in it), as a run does.
+    root = sc.repository if team and sc else Path(args.root)
+    if not root.is_dir():
+        raise InputError(f"--root {root}: no such directory (the Terraform root module)")
+    findings = static.check(root, (sc.toolchain if sc else Toolchain()).allowed_providers,
+                            sc.modules_dir if sc else MODULES, team=team,
+                            root_module=Path(sc.terraform.dir) if team and sc else Path("."))
+    for finding in findings:
+        print(finding)
+    verdict = f"[red]{len(findings)} finding(s)[/]" if findings else "[green]no finding[/]"
+    console.print(f"kit check --static {escape(str(root))}: {verdict}")
+    return EXIT_FAIL if findings else EXIT_OK
+
+
+def cmd_toolchain_key(args: argparse.Namespace) -> int:
+    """Print the toolchain's cache key (CI caches the toolchain directory under it)."""
+    from kit import settings
+    from kit.toolchain import stamp
+
+    print(settings.cache_dir() if args.path else stamp.key())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
@@ -401,7 +442,31 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the .terraform/modules directory terraform init filled")
     vendor.add_argument("--to", dest="target", required=True, metavar="CACHE",
                         help="the module cache (e.g. .kit/modules)")
+    _add_ci(sub, roots)
     return parser
+
+
+def _add_ci(sub: Any, roots: argparse.ArgumentParser) -> None:
+    """The commands of a pull-request check (action.yml)."""
+    com = sub.add_parser("comment", help="create or update the PR's sticky comment from the "
+                         "reports (in GitHub Actions: GITHUB_TOKEN, GITHUB_EVENT_PATH, ...)")
+    com.add_argument("--report", required=True, metavar="DIR",
+                     help="the --out of the kit eval commands: every summary.md under it")
+    com.add_argument("--name", default="kit",
+                     help="the check's name: one comment per name (hidden marker)")
+    chk = sub.add_parser("check", parents=[roots], help="the static checks of Terraform in "
+                         "seconds, no emulator run (the pre-commit hook)")
+    chk.add_argument("--static", action="store_true", required=True,
+                     help="the static gate and the policy lint (the only mode so far)")
+    chk.add_argument("--root", default=".", help="the Terraform root module (default: .)")
+    chk.add_argument("--scenario", help="judge by this scenario's rules (its providers, "
+                     "modules; a team scenario: its repository, --root ignored); default: "
+                     "the kit's own")
+    chk.add_argument("files", nargs="*", help="ignored (pre-commit passes the changed files; "
+                     "the whole root module is judged)")
+    key = sub.add_parser("toolchain-key",
+                         help="print the toolchain's cache key (changes with what setup builds)")
+    key.add_argument("--path", action="store_true", help="print the cache directory instead")
 
 
 def _roots_options() -> argparse.ArgumentParser:
@@ -457,7 +522,8 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
 
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
             "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
-            "modules": cmd_modules}
+            "modules": cmd_modules, "comment": cmd_comment, "check": cmd_check,
+            "toolchain-key": cmd_toolchain_key}
 
 
 def _add_roots(dirs: list[str]) -> None:

@@ -40,6 +40,8 @@ def provider_specs() -> dict[str, dict[str, str]]:
     return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **UTILITY_PROVIDERS}
 
 
+# A dev tool, not a run's: the tests lint action.yml and the example workflow with it.
+ACTIONLINT = {"module": "github.com/rhysd/actionlint/cmd/actionlint", "version": "v1.7.7"}
 TOXIPROXY = {"module": "github.com/Shopify/toxiproxy/v2/cmd/server", "version": "v2.12.0"}
 REGISTRY_HOSTS = ("registry.terraform.io", "registry.opentofu.org")
 

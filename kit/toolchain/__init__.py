@@ -296,6 +296,24 @@ def install_toxiproxy(log: Log) -> Path:
     return target
 
 
+def actionlint_binary() -> Path | None:
+    """actionlint (a dev tool: the tests lint action.yml with it), if built into bin_dir."""
+    found = settings.bin_dir() / "actionlint"
+    return found if found.exists() else None
+
+
+def install_actionlint(log: Log) -> Path:
+    """Build actionlint from the Go module proxy into the kit's bin dir; idempotent. (Its
+    PyPI package downloads the binary at build time, which an offline machine cannot.)"""
+    found = actionlint_binary()
+    if found:
+        return found
+    target = settings.bin_dir() / "actionlint"
+    go_build("actionlint", settings.ACTIONLINT["module"].removesuffix("/cmd/actionlint"),
+             settings.ACTIONLINT["version"], settings.ACTIONLINT["module"], target, log)
+    return target
+
+
 def install_tofu(log: Log) -> Path:
     """Build OpenTofu from the Go module proxy when neither terraform nor tofu exists."""
     found = settings.terraform_binary()
@@ -329,6 +347,7 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     runtime.install(log)
     install_tofu(log)
     install_toxiproxy(log)
+    install_actionlint(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
         for name, spec in settings.UTILITY_PROVIDERS.items():

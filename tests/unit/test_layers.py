@@ -70,6 +70,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("evaluations", {"kit.validate", "kit.crosscheck"}),
     # What people and CI read of runs and matrices.
     ("report", {"kit.report"}),
+    # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.
+    ("ci", {"kit.ci"}),
     # The command line: everything above is its library.
     ("commands", {"kit.cli"}),
 ]
