@@ -21,7 +21,7 @@ PREFIX = "kit-toolchain"
 def pins() -> dict[str, object]:
     """Everything the cache's contents are built from."""
     return {
-        "aws": settings.AWS_PROVIDER, "random": settings.RANDOM_PROVIDER,
+        **settings.provider_specs(),
         "aws_edits": provider_patches.fingerprint(provider_patches.AWS),
         "tofu": settings.TOFU_VERSION, "toxiproxy": settings.TOXIPROXY,
         "actionlint": settings.ACTIONLINT, "runtime": runtime.wanted(),
