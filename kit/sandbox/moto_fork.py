@@ -74,6 +74,7 @@ class Zygote:
 
     def __init__(self) -> None:
         self.forked = 0  # servers forked so far (a zygote with none may be stopped)
+        self._servers: list[int] = []  # their pids
         self._ready = threading.Event()
         self._popen: subprocess.Popen[str] | None = None
         self._error: BaseException | None = None
@@ -103,7 +104,13 @@ class Zygote:
         stdin.flush()
         pid = int(_line(stdout, FORK_TIMEOUT))
         self.forked += 1
+        self._servers.append(pid)
         return pid
+
+    def idle(self) -> bool:
+        """Whether none of its servers runs (then stopping it ends none: they die with it)."""
+        self._servers = [pid for pid in self._servers if _running(pid)]
+        return not self._servers
 
     def alive(self) -> bool:
         """Whether the zygote still runs."""
@@ -114,6 +121,14 @@ class Zygote:
         if self._popen is not None and self._popen.poll() is None:
             self._popen.kill()
             self._popen.wait()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # the zygote reaps its servers: an ended one leaves no pid
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _line(stream: IO[str], timeout: float) -> str:
@@ -145,7 +160,7 @@ def spawn(port: int, journal: Path, log: Path) -> ManagedProcess | None:
         zygote = _ZYGOTES.get(key)
         try:
             if zygote is None or not zygote.alive():
-                if zygote is None and len(_ZYGOTES) >= MAX_ZYGOTES:
+                if zygote is None and len(_ZYGOTES) >= MAX_ZYGOTES and not _evict_idle():
                     return None
                 zygote = _ZYGOTES[key] = Zygote()
             pid = zygote.fork(port, journal, log)
@@ -155,6 +170,17 @@ def spawn(port: int, journal: Path, log: Path) -> ManagedProcess | None:
             _ZYGOTES.pop(key, None)
             return None
     return ForkedProcess("moto", ForkedPopen(pid), log)
+
+
+def _evict_idle() -> bool:
+    """Stop one zygote none of whose servers runs (the environment it was made for may not
+    come back); False when every zygote still has a server running."""
+    for key, zygote in list(_ZYGOTES.items()):
+        if zygote.idle():
+            zygote.stop()
+            del _ZYGOTES[key]
+            return True
+    return False
 
 
 @atexit.register

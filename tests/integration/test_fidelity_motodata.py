@@ -151,7 +151,10 @@ def test_lifecycle_log_volume_insights_and_monitoring_read_back(sandbox: Sandbox
     cluster = rds.describe_db_clusters(DBClusterIdentifier="lifecycle-cluster")["DBClusters"][0]
     assert cluster["PerformanceInsightsRetentionPeriod"] == 465
     plain = _db(rds, "lifecycle-plain")
-    assert "EngineLifecycleSupport" not in plain and "DedicatedLogVolume" not in plain
+    # CreateDBInstance, EngineLifecycleSupport: "Default: open-source-rds-extended-support"
+    # (MySQL and PostgreSQL); DedicatedLogVolume has no default to report.
+    assert plain["EngineLifecycleSupport"] == "open-source-rds-extended-support"
+    assert "DedicatedLogVolume" not in plain
 
 
 FEEDBACK = ("Application", "HTTP", "Lambda", "SQS", "Firehose")

@@ -89,3 +89,14 @@ def test_the_kits_death_ends_its_zygote_and_servers() -> None:
     child.wait(timeout=30)
     for pid in pids.values():  # PR_SET_PDEATHSIG: the kit -> its zygote -> its servers
         assert eventually(lambda pid=pid: not alive(pid), timeout=15), pid
+
+
+def test_a_kit_whose_environment_keeps_changing_still_forks(monkeypatch) -> None:  # noqa: ANN001
+    # One zygote per environment, at most MAX_ZYGOTES: one whose servers all ended makes
+    # room (else a long test process, whose tests each set a variable, fell back to
+    # importing moto anew, and the first test of this file saw no zygote).
+    for n in range(moto_fork.MAX_ZYGOTES + 2):
+        monkeypatch.setenv("KIT_TEST_ZYGOTE_ENVIRONMENT", str(n))
+        with Sandbox(postgres=False) as sb:
+            assert isinstance(sb.moto.process, ForkedProcess), n
+    assert len(moto_fork._ZYGOTES) <= moto_fork.MAX_ZYGOTES
