@@ -24,6 +24,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -140,17 +141,7 @@ class Vendor:
             target = self.tree(repo, constraint)
             sub = registry.group(2) or "."
             self.need(target, sub)
-            depth = len(PurePosixPath(tree.name, directory).parts)
-            local = str(PurePosixPath(*[".."] * depth, target.name, sub))
-            picked = target.tag or f"commit {target.commit[:12]}"
-            was = f'"{source}"' + (f' version "{constraint}"' if constraint else "")
-            notes.append(f"module {match.group(1)}: {was} -> {local} ({picked})")
-            new = (f'{found.group(1)}source{found.group(2)}= "{local}" '
-                   f"# kit: was {was}, vendored at {picked}\n")
-            body = body[:found.start()] + new + body[found.end():]
-            if version:
-                body = _VERSION.sub("", body, count=1)
-            return f'module "{match.group(1)}" {{\n{body}}}'
+            return aimed(match, found, version, f"{tree.name}/{directory}", target, sub, notes)
 
         return _MODULE.sub(module, text), notes
 
@@ -245,6 +236,25 @@ def newest_tag(tags: list[str], constraint: str) -> str | None:
             continue
     matching = [(v, t) for v, t in versions if v in spec and not v.is_prerelease]
     return max(matching)[1] if matching else None
+
+
+def aimed(match: re.Match[str], found: re.Match[str], version: re.Match[str] | None,
+          at: str, target: Any, sub: str, notes: list[str]) -> str:
+    """The module block `match` (at `at`, its source line `found`) with its registry source
+    rewritten to `sub` of the vendored tree `target`, saying what it was; a note added."""
+    body, source = match.group(2), found.group(3)
+    constraint = version.group(1) if version else None
+    depth = len(PurePosixPath(at).parts)
+    local = str(PurePosixPath(*[".."] * depth, target.name, sub))
+    picked = target.tag or f"commit {target.commit[:12]}"
+    was = f'"{source}"' + (f' version "{constraint}"' if constraint else "")
+    notes.append(f"module {match.group(1)}: {was} -> {local} ({picked})")
+    new = (f'{found.group(1)}source{found.group(2)}= "{local}" '
+           f"# kit: was {was}, vendored at {picked}\n")
+    body = body[:found.start()] + new + body[found.end():]
+    if version:
+        body = _VERSION.sub("", body, count=1)
+    return f'module "{match.group(1)}" {{\n{body}}}'
 
 
 def main() -> None:
