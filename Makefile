@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 XDIST ?= 4
 DIST  ?= worksteal
 
-.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity doctor clean
+.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -89,8 +89,16 @@ bench: setup
 
 ## fidelity: apply, read back and destroy every in-scope example of fidelity/corpus and
 ## fidelity/vendored, on moto and on LocalStack (in parallel)
-fidelity: setup-localstack
+# The corpus is fetched code, never committed: vendored here from the fetch tool's snapshots
+# (MIRRORS: one bare git directory per repository as <owner>+<name>/repo), pinned to the
+# commits bench/fidelity_vendor.py and bench/fidelity_sources.py name.
+MIRRORS ?= $(abspath ../.mirror)
+fidelity: setup-localstack corpus
 	$(BIN)/python bench/fidelity.py
+
+corpus: $(STAMP)
+	test -d fidelity/corpus || $(BIN)/python bench/fidelity_vendor.py $(MIRRORS)
+	test -d fidelity/vendored || $(BIN)/python bench/fidelity_sources.py $(MIRRORS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

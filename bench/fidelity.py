@@ -1,7 +1,7 @@
 """`make fidelity`: how much real-world Terraform the kit's deploy stage applies to each
 emulator, moto and LocalStack.
 
-Every example of fidelity/corpus/ (terraform-aws-modules, committed) and fidelity/vendored/
+Every example of fidelity/corpus/ (terraform-aws-modules) and fidelity/vendored/
 (the other sources, bench/fidelity_sources.py; see fidelity/README.md) that is in scope
 (bench/fidelity_scope.py) goes through the deploy stage as a run does: one sandbox per
 emulator with its provider process, the kit's provider override (keeping the example's
@@ -47,7 +47,7 @@ from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  #
 from kit.errors import KitError, SolutionError  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
 
-CORPUS = ROOT / "fidelity" / "corpus"  # committed: terraform-aws-modules
+CORPUS = ROOT / "fidelity" / "corpus"  # terraform-aws-modules (`make corpus`)
 VENDORED = ROOT / "fidelity" / "vendored"  # the other sources (bench/fidelity_sources.py)
 # Out of scope for a reason no static rule sees (bench/fidelity_scope.py has the rules).
 BY_HAND = {
@@ -87,7 +87,7 @@ class Outcome:
 
 
 def examples() -> list[Path]:
-    """Every vendored example (of the committed corpus and of the other sources)."""
+    """Every vendored example (of the terraform-aws-modules corpus and the other sources)."""
     found = [p.parent for p in CORPUS.glob("*/examples/*/SOURCE")]
     found += [p.parent for p in VENDORED.rglob("SOURCE")] if VENDORED.is_dir() else []
     return sorted(found, key=name_of)

@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fidelity_vendor import _MODULE, _SOURCE, _VERSION, newest_tag  # noqa: E402
+from bench.fidelity_vendor import _MODULE, _SOURCE, _VERSION, aimed, newest_tag  # noqa: E402
 
 VENDORED = Path(__file__).resolve().parent.parent / "fidelity" / "vendored"
 # Files an example does not need to apply: documentation, pictures, lock files, tests.
@@ -162,17 +162,7 @@ class Vendor:
             target = self.tree(*REGISTRY[address], constraint)
             sub = registry.group(4) or "."
             self.need(target, sub)
-            depth = len(PurePosixPath(tree.name, directory).parts)
-            local = str(PurePosixPath(*[".."] * depth, target.name, sub))
-            picked = target.tag or f"commit {target.commit[:12]}"
-            was = f'"{source}"' + (f' version "{constraint}"' if constraint else "")
-            notes.append(f"module {match.group(1)}: {was} -> {local} ({picked})")
-            new = (f'{found.group(1)}source{found.group(2)}= "{local}" '
-                   f"# kit: was {was}, vendored at {picked}\n")
-            body = body[:found.start()] + new + body[found.end():]
-            if version:
-                body = _VERSION.sub("", body, count=1)
-            return f'module "{match.group(1)}" {{\n{body}}}'
+            return aimed(match, found, version, f"{tree.name}/{directory}", target, sub, notes)
 
         return _MODULE.sub(module, text), notes
 

@@ -1,4 +1,4 @@
-"""Rebuild fidelity/corpus/ from git snapshots of the terraform-aws-modules repositories.
+"""Vendor fidelity/corpus/ from git snapshots of the terraform-aws-modules repositories.
 
 Usage: python bench/fidelity_vendor.py MIRRORS, where MIRRORS holds one bare git directory per
 repository as `terraform-aws-modules+<repo>/repo` (what the team's `fetch` tool brings).
@@ -24,15 +24,27 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 CORPUS = Path(__file__).resolve().parent.parent / "fidelity" / "corpus"
 OWNER = "terraform-aws-modules"
-REPOS = ("terraform-aws-sqs", "terraform-aws-sns", "terraform-aws-rds", "terraform-aws-iam",
-         "terraform-aws-kms", "terraform-aws-secrets-manager", "terraform-aws-s3-bucket",
-         "terraform-aws-vpc", "terraform-aws-security-group")
+# Each repository at the commit its examples are taken from (a newer snapshot still has it):
+# the corpus is the same wherever it is vendored.
+PINS = {
+    "terraform-aws-sqs": "cc15171d03a9635784bea6aa6d456556d5cce739",
+    "terraform-aws-sns": "8df4ec0dac110e19ddae212ed953c34bc7bb4462",
+    "terraform-aws-rds": "fa183b6b36204913fac1219d09b4979c1e60443a",
+    "terraform-aws-iam": "981121bcd17618b8ed032223c0d9e647b9277ef9",
+    "terraform-aws-kms": "407e3db34a65b384c20ef718f55d9ceacb97a846",
+    "terraform-aws-secrets-manager": "82029345dea22bc49989a6f46c5d8d8e555b84c9",
+    "terraform-aws-s3-bucket": "dd0c434de5e74d8864e249ee020d917b076b6e32",
+    "terraform-aws-vpc": "82d1929e669efef4e2ad00611b8a68e7a56e049c",
+    "terraform-aws-security-group": "3cf4e1a48a4649179e8ea27308daf0b551cb0bfa",
+}
+REPOS = tuple(PINS)
 LICENCE = "Apache-2.0"
 SKIPPED = (".terraform.lock.hcl",)
 _MODULE = re.compile(r'^module\s+"([^"]+)"\s*\{\n(.*?)^\}', re.S | re.M)
@@ -58,7 +70,8 @@ class Vendor:
     def __init__(self, mirrors: Path) -> None:
         self.mirrors = mirrors
         self.trees: dict[tuple[str, str], Tree] = {}
-        self.heads = {repo: self.git(repo, "rev-parse", "HEAD").strip() for repo in REPOS}
+        self.heads = {repo: self.git(repo, "rev-parse", f"{PINS.get(repo, 'HEAD')}^{{commit}}")
+                      .strip() for repo in REPOS}
 
     def _git(self, repo: str, *args: str) -> subprocess.CompletedProcess[bytes]:
         gitdir = self.mirrors / f"{OWNER}+{repo}" / "repo"
@@ -128,17 +141,7 @@ class Vendor:
             target = self.tree(repo, constraint)
             sub = registry.group(2) or "."
             self.need(target, sub)
-            depth = len(PurePosixPath(tree.name, directory).parts)
-            local = str(PurePosixPath(*[".."] * depth, target.name, sub))
-            picked = target.tag or f"commit {target.commit[:12]}"
-            was = f'"{source}"' + (f' version "{constraint}"' if constraint else "")
-            notes.append(f"module {match.group(1)}: {was} -> {local} ({picked})")
-            new = (f'{found.group(1)}source{found.group(2)}= "{local}" '
-                   f"# kit: was {was}, vendored at {picked}\n")
-            body = body[:found.start()] + new + body[found.end():]
-            if version:
-                body = _VERSION.sub("", body, count=1)
-            return f'module "{match.group(1)}" {{\n{body}}}'
+            return aimed(match, found, version, f"{tree.name}/{directory}", target, sub, notes)
 
         return _MODULE.sub(module, text), notes
 
@@ -233,6 +236,25 @@ def newest_tag(tags: list[str], constraint: str) -> str | None:
             continue
     matching = [(v, t) for v, t in versions if v in spec and not v.is_prerelease]
     return max(matching)[1] if matching else None
+
+
+def aimed(match: re.Match[str], found: re.Match[str], version: re.Match[str] | None,
+          at: str, target: Any, sub: str, notes: list[str]) -> str:
+    """The module block `match` (at `at`, its source line `found`) with its registry source
+    rewritten to `sub` of the vendored tree `target`, saying what it was; a note added."""
+    body, source = match.group(2), found.group(3)
+    constraint = version.group(1) if version else None
+    depth = len(PurePosixPath(at).parts)
+    local = str(PurePosixPath(*[".."] * depth, target.name, sub))
+    picked = target.tag or f"commit {target.commit[:12]}"
+    was = f'"{source}"' + (f' version "{constraint}"' if constraint else "")
+    notes.append(f"module {match.group(1)}: {was} -> {local} ({picked})")
+    new = (f'{found.group(1)}source{found.group(2)}= "{local}" '
+           f"# kit: was {was}, vendored at {picked}\n")
+    body = body[:found.start()] + new + body[found.end():]
+    if version:
+        body = _VERSION.sub("", body, count=1)
+    return f'module "{match.group(1)}" {{\n{body}}}'
 
 
 def main() -> None:
