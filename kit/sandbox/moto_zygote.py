@@ -53,8 +53,12 @@ def _child(request: dict[str, str]) -> None:
     try:
         os.setsid()  # its own session and process group, as ManagedProcess gives
         die_with_parent()  # the zygote's death (it dies with the kit) ends it
-        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
+        for sig in (signal.SIGCHLD, signal.SIGTERM):
             signal.signal(sig, signal.SIG_DFL)
+        # As Python's start-up sets it (a fresh moto_main has it so): a write to a socket
+        # its client closed (a deploy killed at its time limit) raises BrokenPipeError in
+        # that request's thread; SIG_DFL here killed the whole server.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)

@@ -100,3 +100,19 @@ def test_a_kit_whose_environment_keeps_changing_still_forks(monkeypatch) -> None
         with Sandbox(postgres=False) as sb:
             assert isinstance(sb.moto.process, ForkedProcess), n
     assert len(moto_fork._ZYGOTES) <= moto_fork.MAX_ZYGOTES
+
+
+def _ignored(pid: int) -> int:
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if x.startswith("SigIgn:"))
+    return int(line.split()[1], 16)
+
+
+def test_a_forked_server_ignores_sigpipe_as_a_fresh_moto_main_does() -> None:
+    # Python's start-up ignores SIGPIPE: a write to a socket its client closed (Terraform
+    # killed at the deploy's time limit) raises BrokenPipeError in one request's thread.
+    # A forked server that took SIGPIPE's default died of it, and the kit's probe saw
+    # "connection reset": the kit's error instead of the solution's fail (test_deploy.py).
+    with Sandbox(postgres=False) as sb:
+        assert isinstance(sb.moto.process, ForkedProcess)
+        assert _ignored(sb.moto.process.pid) & (1 << (signal.SIGPIPE - 1))
