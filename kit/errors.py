@@ -7,6 +7,8 @@ traceback.
 
 from __future__ import annotations
 
+import errno
+
 
 class KitError(Exception):
     """The kit or its environment broke: never blamed on the solution."""
@@ -37,4 +39,10 @@ def describe_os_error(exc: OSError, places: str = "") -> str:
     `places` says where the kit was writing when the error names no file."""
     if exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):
+        # A connection found no local port: the servers' ports are picked below the
+        # ephemeral range (kit/sandbox/ports.py), so it is the clients' range that ran out.
+        return (f"no free loopback port for a connection ({exc.strerror or exc}): the "
+                "machine's ephemeral ports (net.ipv4.ip_local_port_range) are exhausted; "
+                "stop what holds them or run fewer jobs")
     return f"{exc.strerror or exc}" + (f" (writing under {places})" if places else "")
