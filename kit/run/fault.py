@@ -27,12 +27,19 @@ class FaultHooks:
 def nemesis(ctx: RunContext, bound: Bound, stopping: threading.Event,
             hooks: FaultHooks) -> Nemesis:
     """The thread that injects and heals the run's fault (started by the workload stage)."""
-    spec = ctx.scenario.faults[ctx.fault]
+    return Nemesis(context(ctx, bound, stopping, hooks, ctx.fault))
+
+
+def context(ctx: RunContext, bound: Bound, stopping: threading.Event, hooks: FaultHooks,
+            name: str) -> FaultContext:
+    """The handles the scenario's fault `name` acts on in this bound run (also the pytest
+    plugin's `inject`, kit/testing/fault.py)."""
+    spec = ctx.scenario.faults[name]
     kind = FAULTS.get(spec.kind)
     params = kind.Params.model_validate(spec.params) if kind else None
-    return Nemesis(FaultContext(
+    return FaultContext(
         spec=spec, params=params, recorder=ctx.recorder, gateway=bound.gateway,
         stopping=stopping, proxies=bound.proxies, roles=bound.roles, seed=ctx.seed,
         work=ctx.work, values=bound.values, harness=bound.harness,
         supervisor=hooks.supervisor, single_send_keys=hooks.single_send_keys,
-        drill=hooks.drill))
+        drill=hooks.drill)

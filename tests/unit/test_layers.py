@@ -66,6 +66,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("solution", {"kit.bind", "kit.variants"}),
     # One run: sandbox, deploy, bind, workload or drill, fault, observe, check.
     ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
+    # The pytest plugin: a run's stages as fixtures for a team's own tests.
+    ("testing", {"kit.testing"}),
     # Many runs: the kill matrix, the cross-check of two emulators.
     ("evaluations", {"kit.validate", "kit.crosscheck"}),
     # What people and CI read of runs and matrices.
