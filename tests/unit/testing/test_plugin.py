@@ -84,3 +84,24 @@ def test_inject_without_a_stack_says_so_without_a_traceback(session: pytest.Pyte
     result.stdout.fnmatch_lines(["InputError: inject('db_outage'): nothing deployed in this "
                                  "test; call deployed(scenario) first"])
     assert "Traceback" not in result.stdout.str() and "plugin.py" not in result.stdout.str()
+
+
+def test_xdist_workers_share_the_controllers_drawn_seed(pytester: pytest.Pytester,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The installed entry point, as a team's session loads it; two workers.
+    monkeypatch.delenv("KIT_SEED", raising=False)
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    pytester.makepyfile(test_workers="""
+        import os, pytest
+
+        @pytest.mark.parametrize("n", range(4))
+        def test_seed(kit_seed, n, pytestconfig):
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "none")
+            (pytestconfig.rootpath / f"seed-{worker}-{n}").write_text(str(kit_seed))
+    """)
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4)
+    header = next(line for line in result.outlines if line.startswith("kit: seed "))
+    seeds_seen = {p.read_text() for p in pytester.path.glob("seed-*")}
+    workers = {p.name.split("-")[1] for p in pytester.path.glob("seed-*")}
+    assert seeds_seen == {header.split()[2]} and workers <= {"gw0", "gw1"} and workers
