@@ -113,18 +113,6 @@ def assert_nothing_left(session: Session, private: Path) -> None:
     assert not list(private.iterdir()), f"left in TMPDIR: {list(private.iterdir())}"
 
 
-def test_the_example_passes_with_its_seed_and_rerun_command_in_the_header(
-        tmp_path: Path, private_tmp: Path) -> None:
-    session = run_pytest([str(EXAMPLE.relative_to(ROOT)), "--kit-seed", "1234"],
-                         tmp_path, private_tmp)
-    assert session.code == 0, session.output
-    assert ("kit: seed 1234 (from --kit-seed); rerun with: pytest examples/pytest -p "
-            "no:cacheprovider") in session.output
-    assert "--kit-seed=1234\n" in session.output
-    assert "1 passed" in session.output
-    assert_nothing_left(session, private_tmp)
-
-
 @pytest.mark.slow
 def test_the_example_fails_on_a_solution_that_loses_orders_in_an_outage(
         tmp_path: Path, private_tmp: Path) -> None:
@@ -140,11 +128,11 @@ def test_the_example_fails_on_a_solution_that_loses_orders_in_an_outage(
     assert_nothing_left(session, private_tmp)
 
 
+# Run after the example, in its session: a failing test, then Ctrl-C with the sandbox up.
 INTERRUPTED = '''
 import os, signal
 
 def test_fails(kit_sandbox):
-    assert kit_sandbox.moto.url, "the sandbox is up"
     raise AssertionError("a failing test: the sandbox must outlive it, then stop")
 
 def test_interrupted(kit_sandbox):
@@ -152,12 +140,18 @@ def test_interrupted(kit_sandbox):
 '''
 
 
-def test_a_failed_then_interrupted_session_leaves_nothing_behind(
+def test_the_example_passes_with_the_seed_in_the_header_and_nothing_is_left_behind(
         tmp_path: Path, private_tmp: Path) -> None:
+    # One session, one sandbox: the example, then a failing test, then Ctrl-C.
     tests = tmp_path / "tests"
     tests.mkdir()
     (tests / "test_interrupted.py").write_text(INTERRUPTED)
-    session = run_pytest([str(tests)], tmp_path, private_tmp)
+    session = run_pytest([str(EXAMPLE.relative_to(ROOT)), str(tests), "--kit-seed", "1234"],
+                         tmp_path, private_tmp)
     assert session.code == pytest.ExitCode.INTERRUPTED, session.output
-    assert "KeyboardInterrupt" in session.output and "1 failed" in session.output
+    assert "examples/pytest/test_order_pipeline.py ." in session.output, session.output
+    assert "1 failed, 1 passed" in session.output and "KeyboardInterrupt" in session.output
+    assert ("kit: seed 1234 (from --kit-seed); rerun with: pytest examples/pytest "
+            f"{tests} -p no:cacheprovider --basetemp={tmp_path / 'basetemp'} -o addopts= "
+            "--kit-seed=1234\n") in session.output, session.output
     assert_nothing_left(session, private_tmp)
