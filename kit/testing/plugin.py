@@ -68,14 +68,14 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """A kit error or a solution that did not deploy, in a test of the kit's fixtures: its
-    message, not a traceback into the kit."""
+    """The kit's error (a bad input, a missing toolchain) or a solution that did not
+    deploy, in a test of the kit's fixtures: its message, not a traceback into the kit."""
     report = yield
-    from kit.errors import InputError, SolutionError  # here: light until a test fails
+    from kit.errors import KitError, SolutionError  # here: light until a test fails
 
     excinfo = call.excinfo
     if (excinfo is not None and report.failed and set(FIXTURES) & set(item.fixturenames)
-            and excinfo.errisinstance((InputError, SolutionError))):
+            and excinfo.errisinstance((KitError, SolutionError))):
         report.longrepr = f"{excinfo.typename}: {excinfo.value}"
     return report
 
