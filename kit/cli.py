@@ -58,11 +58,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _optional_pieces() -> list[toolchain.Piece]:
-    """Pieces only some commands need (`--emulator localstack`): reported, never required."""
-    from kit.toolchain import localstack_install
+    """Pieces only some commands or tests need (`--emulator localstack`, the HTML report's
+    browser test): reported, never required."""
+    from kit.toolchain import chromium, localstack_install
 
     return [toolchain.Piece("LocalStack (optional: --emulator localstack, --cross-check)",
-                            localstack_install.found(), localstack_install.FIX)]
+                            localstack_install.found(), localstack_install.FIX),
+            chromium.piece()]
 
 
 def _confinement_notes() -> None:

@@ -58,6 +58,8 @@ svg .recovery line{stroke:#1f9d55;stroke-width:2}
 svg .recovery text{fill:#17622c}
 svg .rto-line line{stroke:#d97706;stroke-width:2;stroke-dasharray:6 4}
 svg .rto-line text{fill:#a35200}
+svg .incident text,svg .recovery text,svg .rto-line text,svg .fault-label{paint-order:stroke;
+  stroke:#fff;stroke-width:3px}
 svg .mark{stroke-width:1.5}
 svg .worker-start{fill:#1f9d55;stroke:#1f9d55}
 svg .worker-kill{stroke:#b3262b;stroke-width:2.5;fill:none}

@@ -203,3 +203,22 @@ def test_a_run_without_history_or_with_a_broken_one_is_said(tmp_path: Path) -> N
     doc["runs"][0]["used_vs_granted"] = None
     page = html.render_page(doc, tmp_path)
     assert "No history was saved for this run" in page and "Not measured" in page
+
+
+def test_kit_eval_and_drill_write_the_page_beside_the_other_reports(tmp_path: Path) -> None:
+    from kit import cli, scenario
+    from kit.checks.result import CheckResult
+    from kit.run.result import RunResult
+
+    sc = scenario.load("order-pipeline")
+    run_dir = tmp_path / "db_outage-seed1"
+    run_dir.mkdir()
+    _queue().save(run_dir / "history.json")
+    lost = CheckResult(id="delivery.no_loss", verdict="fail", summary="1 of 2 lost")
+    run = RunResult("order-pipeline", "sol", "db_outage", 1, "fail",
+                    {"delivery.no_loss": lost}, run_dir=str(run_dir))
+    assert cli._report(sc, Path("sol"), [run], "kit eval order-pipeline", tmp_path, []) == 1
+    assert {"report.json", "junit.xml", "summary.md", "report.html"} <= {
+        p.name for p in tmp_path.iterdir()}
+    page = (tmp_path / "report.html").read_text()
+    assert "1 of 2 lost" in page and 'class="fault-window"' in page
