@@ -11,6 +11,7 @@ from typing import Any
 
 from kit.history import History, make_history
 from kit.report import html
+from kit.report import story as story_module
 from kit.report.story import Window, story
 from kit.report.svg import ticks
 
@@ -222,3 +223,14 @@ def test_kit_eval_and_drill_write_the_page_beside_the_other_reports(tmp_path: Pa
         p.name for p in tmp_path.iterdir()}
     page = (tmp_path / "report.html").read_text()
     assert "1 of 2 lost" in page and 'class="fault-window"' in page
+
+
+def test_a_runbook_that_calls_thousands_of_times_gets_a_bounded_plot() -> None:
+    calls = [(3.0 + i / 1000, "runbook", "authz", "ok", {"operation": "DescribeDBInstances",
+                                                         "decision": "Allow"})
+             for i in range(1000)]
+    rows = [(1.0, "app", "write", "ok", {"key": "w", "fields": {}, "endpoint": "e"}), *calls]
+    told = story(_ops(rows), {})
+    assert sum(m.lane == "runbook" for m in told.marks) == story_module.MAX_MARKS
+    assert told.notes == [f"{1000 - story_module.MAX_MARKS} more runbook event(s) not drawn "
+                          f"(the first {story_module.MAX_MARKS} are)"]
