@@ -73,6 +73,7 @@ class Story:
     shape: str  # queue | drill
     end: float
     y_label: str
+    start: float = 0.0  # the axis starts here: the workload's start (the deploy is not drawn)
     series: list[Series] = field(default_factory=list)
     window: Window | None = None
     phases: list[tuple[float, float, str]] = field(default_factory=list)
@@ -102,7 +103,19 @@ def story(history: History, invariants: Mapping[str, Any]) -> Story:
         _queue(out, history, invariants)
     # The axis reaches every line: an RTO deadline past the run's end is drawn where it is.
     out.end = max([out.end, *(line.time * 1.02 for line in out.lines)])
+    out.start = _start(out)
     return out
+
+
+def _start(out: Story) -> float:
+    """Where the axis starts: a little before the workload (before it there is only the
+    deploy, which takes from seconds to a minute and would squeeze the story), said."""
+    workload = [start for start, _, name in out.phases if name == "workload"]
+    if not workload or workload[0] < 2.0:
+        return 0.0
+    out.notes.append(f"the plot starts at {workload[0] - 1:.1f} s: before the workload "
+                     f"(started at {workload[0]:.1f} s) the run deployed the solution")
+    return workload[0] - 1.0
 
 
 def _phases(ops: list[Op], end: float) -> list[tuple[float, float, str]]:

@@ -36,14 +36,23 @@ def ticks(top: float, count: int = 5) -> list[float]:
     return [round(i * step, 9) for i in range(int(math.ceil(top / step)) + 1)]
 
 
+def span_ticks(start: float, end: float, count: int = 10) -> list[float]:
+    """Round tick values within [start, end], about `count` of them."""
+    step = ticks(end - start, count)[1]
+    first = math.ceil(start / step)
+    return [round(k * step, 9) for k in range(first, int(math.floor(end / step)) + 1)]
+
+
 class _Scale:
     """Maps time and value to the plot's coordinates."""
 
-    def __init__(self, end: float, top: float) -> None:
-        self.end, self.top = end, top
+    def __init__(self, start: float, end: float, top: float) -> None:
+        self.start, self.end, self.top = start, end, top
 
     def x(self, t: float) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * min(max(t, 0.0), self.end) / self.end
+        span = max(self.end - self.start, 1e-9)
+        return LEFT + (WIDTH - LEFT - RIGHT) * (min(max(t, self.start), self.end)
+                                                - self.start) / span
 
     def y(self, v: float) -> float:
         return TOP + PLOT - PLOT * v / self.top
@@ -53,7 +62,7 @@ def render(story: Story, title: str) -> str:
     """The whole SVG of one run's story."""
     top_value = max([p[1] for s in story.series for p in s.points] + [1.0])
     y_ticks = ticks(top_value)
-    scale = _Scale(story.end, y_ticks[-1])
+    scale = _Scale(story.start, story.end, y_ticks[-1])
     height = TOP + PLOT + AXIS + LANE * len(story.lanes) + 8
     parts = [f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
              f'{height}" width="{WIDTH}" height="{height}" role="img" aria-label="{esc(title)}">',
@@ -71,10 +80,13 @@ def render(story: Story, title: str) -> str:
 def _phases(story: Story, scale: _Scale) -> list[str]:
     out = []
     for start, end, name in story.phases:
+        if end <= story.start:
+            continue  # the deploy, before the plot starts (a note says so)
         x0, x1 = scale.x(start), scale.x(end)
         out.append(f'<g class="phase"><rect x="{x0:.1f}" y="6" width="{max(x1 - x0, 1):.1f}" '
                    f'height="16"><title>stage {esc(name)}: {start:.1f} s to {end:.1f} s</title>'
-                   f'</rect><text x="{x0 + 3:.1f}" y="18">{esc(name)}</text></g>')
+                   f"</rect>" + (f'<text x="{x0 + 3:.1f}" y="18">{esc(name)}</text>'
+                                 if x1 - x0 > 50 else "") + "</g>")
     return out
 
 
@@ -98,9 +110,7 @@ def _axes(story: Story, scale: _Scale, y_ticks: list[float], height: float) -> l
         out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" '
                    f'y2="{y:.1f}"/><text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" '
                    f'text-anchor="end">{v:g}</text>')
-    for t in ticks(story.end, 10):
-        if t > story.end:
-            break
+    for t in span_ticks(story.start, story.end):
         x = scale.x(t)
         out.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" '
                    f'y2="{height - 8}"/><text class="tick" x="{x:.1f}" y="{TOP + PLOT + 16}" '

@@ -13,7 +13,7 @@ from kit.history import History, make_history
 from kit.report import html
 from kit.report import story as story_module
 from kit.report.story import Window, story
-from kit.report.svg import ticks
+from kit.report.svg import render, span_ticks, ticks
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">"\'&</style>'
 
@@ -234,3 +234,18 @@ def test_a_runbook_that_calls_thousands_of_times_gets_a_bounded_plot() -> None:
     assert sum(m.lane == "runbook" for m in told.marks) == story_module.MAX_MARKS
     assert told.notes == [f"{1000 - story_module.MAX_MARKS} more runbook event(s) not drawn "
                           f"(the first {story_module.MAX_MARKS} are)"]
+
+
+def test_the_axis_starts_at_the_workload_when_the_deploy_took_long() -> None:
+    rows = [(0.1, "kit", "phase", "ok", {"name": "deploy"}),
+            (40.0, "kit", "phase", "ok", {"name": "workload"}), _send(41.0, "k1"),
+            _recorded(42.0, "k1")]
+    told = story(_ops(rows), {})
+    assert told.start == 39.0
+    assert told.notes == ["the plot starts at 39.0 s: before the workload (started at "
+                          "40.0 s) the run deployed the solution"]
+    assert span_ticks(39.0, 42.84) == [39.0, 39.5, 40.0, 40.5, 41.0, 41.5, 42.0, 42.5]
+    svg = render(told, "t")
+    # The deploy's last second is drawn from the axis' start, the workload after it.
+    assert '<rect x="64.0" y="6"' in svg and ">workload</text>" in svg
+    assert story(_queue(), RTO).start == 0.0  # a workload from 0.1 s: nothing to leave out
