@@ -58,11 +58,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _optional_pieces() -> list[toolchain.Piece]:
-    """Pieces only some commands need (`--emulator localstack`): reported, never required."""
-    from kit.toolchain import localstack_install
+    """Pieces only some commands or tests need (`--emulator localstack`, the HTML report's
+    browser test): reported, never required."""
+    from kit.toolchain import chromium, localstack_install
 
     return [toolchain.Piece("LocalStack (optional: --emulator localstack, --cross-check)",
-                            localstack_install.found(), localstack_install.FIX)]
+                            localstack_install.found(), localstack_install.FIX),
+            chromium.piece()]
 
 
 def _confinement_notes() -> None:
@@ -193,9 +195,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
             notes: list[str], findings: Sequence[Any] = ()) -> int:
-    """The verdict table, the failures and `notes`; report.json, junit.xml and summary.md
-    in `out`; the exit code of the outcome."""
-    from kit.report import document, junit, markdown
+    """The verdict table, the failures and `notes`; report.json, junit.xml, summary.md and
+    report.html in `out`; the exit code of the outcome."""
+    from kit.report import document, html, junit, markdown
     from kit.report.table import failures, verdict_table
 
     show(verdict_table(results))
@@ -205,6 +207,7 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
     document.write(doc, out / "report.json")
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
+    html.write(doc, out / "report.html")
     console.print(f"outcome: {doc['outcome']}, {markdown.reward_line(doc)}; reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
 

@@ -325,17 +325,17 @@ def install_tofu(log: Log) -> Path:
     return target
 
 
-def install_debian(package: str, what: str, log: Log) -> None:
-    """Install a Debian package when running as root; else say how."""
-    fix = f"apt-get update && apt-get install -y {package}"
+def install_debian(package: str, what: str, log: Log, also: tuple[str, ...] = ()) -> None:
+    """Install a Debian package (and `also` these) when running as root; else say how."""
+    fix = f"apt-get update && apt-get install -y {' '.join((package, *also))}"
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         raise ToolchainError(f"{what} is missing: run `{fix}`")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     logfile = settings.cache_dir() / "apt.log"
     logfile.parent.mkdir(parents=True, exist_ok=True)
     _run(["apt-get", "update"], Path("/"), log, logfile, env)
-    _run(["apt-get", "install", "-y", "--no-install-recommends", package], Path("/"), log,
-         logfile, env)
+    _run(["apt-get", "install", "-y", "--no-install-recommends", package, *also], Path("/"),
+         log, logfile, env)
 
 
 def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
@@ -348,6 +348,9 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     install_tofu(log)
     install_toxiproxy(log)
     install_actionlint(log)
+    from kit.toolchain import chromium  # it builds on this module
+
+    chromium.install(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
         for name, spec in settings.UTILITY_PROVIDERS.items():
