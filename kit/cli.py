@@ -250,7 +250,7 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
         doc = compare.attach(doc, None, fail_on)
     else:
         side, runs = base
-        doc = compare.attach(doc, document.build(sc, str(side.solution), runs, command),
+        doc = compare.attach(doc, document.build(sc, side.shown, runs, command),
                              fail_on, side.ref or str(side.solution), side.ref, side.commit)
     for line in compare.lines(doc.get("comparison", [])):
         console.print(line, highlight=False)

@@ -70,6 +70,7 @@ class Base:
     solution: Path
     ref: str | None = None  # the git ref given (None: a directory)
     commit: str | None = None
+    shown: str = ""  # how a report names it: a ref's path in the repository, else the dir
 
 
 @contextlib.contextmanager
@@ -78,7 +79,7 @@ def checkout(given: str, head_solution: Path) -> Iterator[Base]:
     solution's repository in a temporary worktree (removed on the way out)."""
     if Path(given).is_dir():
         src = source(Path(given))
-        yield Base(Path(given), None, src.commit if src else None)
+        yield Base(Path(given), None, src.commit if src else None, given)
         return
     src = source(head_solution)
     if src is None:
@@ -91,7 +92,7 @@ def checkout(given: str, head_solution: Path) -> Iterator[Base]:
                          "history, e.g. actions/checkout with fetch-depth: 0)")
     commit = found.stdout.strip()
     with _worktree(src.top, commit) as tree:
-        yield Base(tree / src.path, given, commit)
+        yield Base(tree / src.path, given, commit, src.path)
 
 
 @contextlib.contextmanager

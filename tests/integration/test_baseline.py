@@ -73,6 +73,7 @@ def test_a_clean_team_pr_passes_though_main_fails(tmp_path: Path) -> None:
     assert (doc["outcome"], doc["verdict"], doc["baseline"]["outcome"]) == ("fail", "pass",
                                                                             "fail")
     assert doc["baseline"]["commit"] == _git(repo, "rev-parse", "main")
+    assert doc["baseline"]["solution"] == "."  # its path in the repository, not the temp dir
     assert doc["source"]["commit"] == _git(repo, "rev-parse", "HEAD")
     assert "### Still failing" in summary and "### New failures" not in summary
     assert "reward" not in summary  # a team's check, not an agent task

@@ -107,7 +107,7 @@ def test_a_ref_is_checked_out_in_a_worktree_removed_afterwards(tmp_path: Path) -
     repo, first = _repo(tmp_path)
     with baseline.checkout("main~1", repo / "infra") as base:
         assert (base.solution / "main.tf").read_text() == "# base\n"
-        assert (base.ref, base.commit) == ("main~1", first)
+        assert (base.ref, base.commit, base.shown) == ("main~1", first, "infra")
         tree = base.solution.parent
     assert not tree.parent.exists()  # the temp dir
     assert _git(repo, "worktree", "list").count("\n") == 0  # only the main work tree
