@@ -2,8 +2,8 @@
 acceptance): main already fails an invariant; a PR that breaks nothing passes (exit 0, the
 failure listed as still failing), one that adds a defect fails on it alone (exit 1). The
 base is checked out in a temporary worktree that is gone afterwards. One fault (`none`),
-two runs per command: the team repository (team mode, --scenarios, no reward shown) and an
-agent task's scenario (the reward shown)."""
+two runs per command: an agent task's scenario (the reward shown; in make test) and the
+team repository (team mode, --scenarios, no reward shown; slow: make validate)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
@@ -60,6 +62,8 @@ def _worktree_gone(repo: Path, stderr: str) -> None:
     assert _git(repo, "worktree", "list").count("\n") == 0  # only the repository's own
 
 
+@pytest.mark.slow  # the team's Lambda runs: minutes on a loaded machine (make validate)
+@pytest.mark.timeout(1500)
 def test_a_clean_team_pr_passes_though_main_fails(tmp_path: Path) -> None:
     variants = TEAM / ".kit" / "variants" / "team-orders-lambda"
     repo = _repository(tmp_path, TEAM, variants / "dynamodb-star" / "change.patch", None)
@@ -84,6 +88,7 @@ def test_a_clean_team_pr_passes_though_main_fails(tmp_path: Path) -> None:
     _worktree_gone(repo, err)
 
 
+@pytest.mark.timeout(1200)
 def test_a_pr_adding_a_defect_fails_on_it_alone(tmp_path: Path) -> None:
     variants = ROOT / "variants" / "iam-boundary"
     repo = _repository(tmp_path, ROOT / "golden" / "iam-boundary",
