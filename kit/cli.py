@@ -157,9 +157,11 @@ def _faults(fault: str, sc: Scenario) -> list[str]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """Grade a solution across the scenario's faults (or one); exit code per outcome."""
-    from kit import crosscheck, scenario
+    """Grade a solution across the scenario's faults (or one), against a base with
+    --baseline; exit code per outcome (with a base: per new failure)."""
+    from kit import scenario
     from kit.report.table import agreement
+    from kit.run import baseline
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
@@ -168,48 +170,108 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
-    roots = "".join(f" --scenarios {d}" for d in args.scenarios)
-    command = (f"kit eval {sc.name}{roots} --solution {solution} --seed {args.seed}"
-               + (f" --fault {args.fault}" if args.fault else "")
-               + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
-               + _emulator_flags(args))
+    src = baseline.source(solution)
+    command = _eval_command(sc.name, args, str(solution), args.scenarios)
     console.print(f"reproduce: {command}")
-    plan = crosscheck.Plan(sc, solution.resolve(), faults,
-                           list(range(args.seed, args.seed + args.repeat)), out)
+    seeds = list(range(args.seed, args.seed + args.repeat))
+    base: tuple[baseline.Base, list[RunResult]] | None = None
+    if args.baseline:
+        with baseline.checkout(args.baseline, solution) as side:
+            base_solution = _solution(str(side.solution), sc.golden, sc.terraform.dir)
+            _team_preflight(sc, base_solution)
+            console.print(f"baseline: {args.baseline} in {side.solution}")
+            base = side, _grade(args, sc, base_solution, faults, seeds, out / "baseline",
+                                emulator, url, "base: ")[0]
+    results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url,
+                               "head: " if base else "")
+    reproduce = _eval_command(sc.name, args, baseline.relative(solution, src),
+                              [baseline.relative(Path(d), src) for d in args.scenarios])
+    return _report(sc, solution, results, command, out,
+                   (agreement(results) if args.repeat > 1 else []) + _findings_lines(findings),
+                   findings, base=base, fail_on=args.fail_on, source=src,
+                   reproduce=f"git checkout {src.commit[:12]} && {reproduce}" if src
+                   else command)
 
-    def progress(label: str, run: RunResult | None) -> None:
+
+def _eval_command(name: str, args: argparse.Namespace, solution: str,
+                  roots: Sequence[str]) -> str:
+    """The kit eval command of these arguments (to reproduce it)."""
+    return (f"kit eval {name}" + "".join(f" --scenarios {d}" for d in roots)
+            + f" --solution {solution} --seed {args.seed}"
+            + (f" --fault {args.fault}" if args.fault else "")
+            + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
+            + (f" --baseline {args.baseline}" if args.baseline else "")
+            + (f" --fail-on {args.fail_on}" if args.fail_on != "new" else "")
+            + _emulator_flags(args))
+
+
+def _findings_lines(findings: Sequence[Any]) -> list[str]:
+    from kit import crosscheck
+
+    return crosscheck.lines(list(findings))
+
+
+def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[str],
+           seeds: list[int], out: Path, emulator: str, url: str | None, label: str
+           ) -> tuple[list[RunResult], list[Any]]:
+    """Every fault and seed of one solution (on both emulators with --cross-check)."""
+    from kit import crosscheck
+
+    plan = crosscheck.Plan(sc, solution.resolve(), faults, seeds, out)
+
+    def progress(text: str, run: RunResult | None) -> None:
         if run is None:
-            status.update(f"{sc.name}: {label}")
+            status.update(f"{sc.name}: {label}{text}")
         else:
-            console.print(f"{label}: {run.outcome}")
+            console.print(f"{label}{text}: {run.outcome}")
 
     with console.status(sc.name) as status:
         if args.cross_check:
-            results, findings = crosscheck.cross_check(plan, emulator, url, progress)
-        else:
-            results, findings = crosscheck.run_all(plan, emulator, url, progress), []
-    return _report(sc, solution, results, command, out,
-                   (agreement(results) if args.repeat > 1 else []) + crosscheck.lines(findings),
-                   findings)
+            return crosscheck.cross_check(plan, emulator, url, progress)
+        return crosscheck.run_all(plan, emulator, url, progress), []
 
 
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
-            notes: list[str], findings: Sequence[Any] = ()) -> int:
+            notes: list[str], findings: Sequence[Any] = (),
+            base: tuple[Any, list[RunResult]] | None = None, fail_on: str = "any",
+            source: Any = None, reproduce: str | None = None) -> int:
     """The verdict table, the failures and `notes`; report.json, junit.xml, summary.md and
-    report.html in `out`; the exit code of the outcome."""
-    from kit.report import document, html, junit, markdown
+    report.html in `out` (with a base: both sides and the comparison); the exit code of the
+    verdict."""
+    from dataclasses import asdict
+
+    from kit.report import compare, document
     from kit.report.table import failures, verdict_table
 
     show(verdict_table(results))
     for line in failures(results) + notes:
         console.print(line)
-    doc = document.build(sc, str(solution), results, command, findings=findings)
+    src = {**asdict(source), "top": str(source.top)} if source is not None else None
+    doc = document.build(sc, str(solution), results, command, findings=findings,
+                         source=src, reproduce=reproduce)
+    if base is None:
+        doc = compare.attach(doc, None, fail_on)
+    else:
+        side, runs = base
+        doc = compare.attach(doc, document.build(sc, side.shown, runs, command),
+                             fail_on, side.ref or str(side.solution), side.ref, side.commit)
+    for line in compare.lines(doc.get("comparison", [])):
+        console.print(line, highlight=False)
+    return _write_reports(doc, out)
+
+
+def _write_reports(doc: dict[str, Any], out: Path) -> int:
+    """report.json, junit.xml, summary.md and report.html in `out`; the exit code of the
+    verdict."""
+    from kit.report import document, html, junit, markdown
+
     document.write(doc, out / "report.json")
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
     html.write(doc, out / "report.html")
-    console.print(f"outcome: {doc['outcome']}, {markdown.reward_line(doc)}; reports in {out}")
-    return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["outcome"], EXIT_ERROR)
+    console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}, "
+                  f"{markdown.reward_line(doc)}); reports in {out}")
+    return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["verdict"], EXIT_ERROR)
 
 
 def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
@@ -433,6 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--cross-check", action="store_true",
                     help="run every fault on both emulators; an invariant whose verdict "
                     "differs is a fidelity finding, never the solution's failure")
+    ev.add_argument("--baseline", metavar="DIR|REF",
+                    help="also grade the base (a solution directory, or a git ref of the "
+                    "solution's repository, checked out in a temporary worktree) under the "
+                    "same faults and seeds; each (fault, invariant) is a new failure, "
+                    "fixed, still failing or pass")
+    ev.add_argument("--fail-on", choices=("new", "any"), default="new",
+                    help="with --baseline: fail on new failures only (default) or on any")
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
     _add_validate(sub.add_parser("validate", parents=[roots, emulators],
@@ -446,7 +515,30 @@ def build_parser() -> argparse.ArgumentParser:
     vendor.add_argument("--to", dest="target", required=True, metavar="CACHE",
                         help="the module cache (e.g. .kit/modules)")
     _add_ci(sub, roots)
+    _add_report(sub)
     return parser
+
+
+def _add_report(sub: Any) -> None:
+    """`kit report merge`: the reports of parallel CI jobs as one."""
+    rep = sub.add_parser("report", help="work with the reports of kit eval")
+    merge = rep.add_subparsers(dest="action", required=True).add_parser(
+        "merge", help="combine the reports of several kit eval commands of one solution "
+        "(e.g. one fault per CI job) into one report.json, summary.md and junit.xml")
+    merge.add_argument("reports", nargs="+", metavar="DIR",
+                       help="a --out of kit eval (every report.json under it), or a file")
+    merge.add_argument("--out", required=True, metavar="DIR", help="where the merged "
+                       "report.json, summary.md and junit.xml go")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Merge the reports of several kit eval commands; exit code per the merged verdict."""
+    from kit.report import merge
+
+    paths = merge.reports([Path(d) for d in args.reports])
+    doc = merge.merge(paths)
+    console.print(f"merged {len(paths)} report(s): {len(doc['runs'])} run(s)")
+    return _write_reports(doc, Path(args.out))
 
 
 def _add_ci(sub: Any, roots: argparse.ArgumentParser) -> None:
@@ -526,7 +618,7 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
             "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
             "modules": cmd_modules, "comment": cmd_comment, "check": cmd_check,
-            "toolchain-key": cmd_toolchain_key}
+            "toolchain-key": cmd_toolchain_key, "report": cmd_report}
 
 
 def _add_roots(dirs: list[str]) -> None:

@@ -17,7 +17,16 @@ Format `kit.report/2`:
      fidelity_findings [finding]}],
   fidelity_findings {count, findings [{fault, seed, invariant, verdicts {emulator:
     pass|fail}, evidence {emulator: {summary, evidence}}, behaviours {id: {title, aws,
-    verdict, by_emulator {emulator: {matches, detail}}}}}]}
+    verdict, by_emulator {emulator: {matches, detail}}}}}]},
+  trust (untrusted|team: the reward is an agent task's, a team's check shows none),
+  seeds [the seeds run], reward_spec {ceiling, severities} (to recompute a merge's reward),
+  source {top, path, commit, dirty} | null (the solution's git repository),
+  reproduce (the command with paths relative to that repository, its commit named),
+  and with `kit eval --baseline` (kit/report/compare.py):
+  baseline {given, ref, commit, solution, outcome, reward, runs [as runs]},
+  comparison [{fault, invariant, base, head (pass|fail|error|-), status (new failure|
+    unknown|not reached|still failing|fixed|pass), why {seed, verdict, summary} | null}],
+  fail_on (new|any), verdict (the check's: pass|fail|error, what the exit code says).
 
 `emulators` says which emulator served each AWS service of the run (kit/sandbox/emulator.py).
 `fidelity_findings` come from `kit eval --cross-check` (kit/crosscheck.py): invariants whose
@@ -88,7 +97,8 @@ def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
 
 
 def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command: str,
-          findings: Sequence[Finding] = ()) -> dict[str, Any]:
+          findings: Sequence[Finding] = (), source: dict[str, Any] | None = None,
+          reproduce: str | None = None) -> dict[str, Any]:
     """The report document for a set of runs of one solution (and a cross-check's
     findings, counted apart from the verdicts)."""
     doc = {
@@ -100,8 +110,20 @@ def build(scenario: Scenario, solution: str, runs: Sequence[RunResult], command:
         "runs": [run.to_dict() for run in runs],
         "fidelity_findings": {"count": len(findings),
                               "findings": [f.to_dict() for f in findings]},
+        "trust": scenario.trust,
+        "seeds": sorted({run.seed for run in runs}),
+        "reward_spec": scenario.reward.model_dump(mode="json"),
+        "source": source,
+        "reproduce": reproduce or command,
     }
     return _with_reward(doc, scenario.reward)
+
+
+def recompute(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document's outcome and reward again from its runs (after a merge)."""
+    outcome = worst([run["outcome"] for run in doc["runs"]]) if doc["runs"] else "error"
+    spec = RewardSpec.model_validate(doc.get("reward_spec") or {})
+    return _with_reward(doc | {"outcome": outcome}, spec)
 
 
 def load(path: Path, spec: RewardSpec | None = None) -> dict[str, Any]:

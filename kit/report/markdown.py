@@ -2,51 +2,118 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from kit.iam.usage import summary
+from kit.report import compare, cut, fold
 
 ICON = {"pass": "pass", "fail": "**FAIL**", "error": "error"}
+EVIDENCE = 600  # characters of a failure's evidence in the comment (the rest: report.json)
+SECTIONS = ((compare.NEW, "New failures (this PR)"),
+            (compare.UNKNOWN, "Unknown: the kit could not judge one side"),
+            (compare.NOT_REACHED, "Not reached: the PR's runs stopped before these"),
+            (compare.STILL, "Still failing (already on the base)"),
+            (compare.FIXED, "Fixed by this PR"))
 
 
 def render(document: dict[str, Any]) -> str:
-    """The report document as Markdown: verdict table, then each failure with evidence."""
+    """The report document as Markdown, for a reviewer: the verdict and what changed
+    against the base (new failures first, with evidence), then the table and the rest."""
+    verdict = document.get("verdict", document["outcome"])
+    lines = [f"## kit: `{document['scenario']}`: {ICON[verdict]}", ""]
+    if "comparison" in document:
+        lines += _changes(document)
+    else:
+        lines += _failures(document)
+    lines += ["", _solution_line(document), "", *_table(document)]
+    lines += _findings_section(document)
+    lines += _usage_section(document["runs"])
+    lines += _confinement_section(document["runs"])
+    return "\n".join(lines) + "\n"
+
+
+def _solution_line(document: dict[str, Any]) -> str:
+    """Which solution at which commit, the reward (an agent task's only), how to rerun."""
+    src = document.get("source")
+    where = (f"`{src['path']}` at commit `{src['commit'][:12]}`"
+             + (" with uncommitted changes" if src["dirty"] else "")) if src \
+        else f"`{document['solution']}`"
+    reward = "" if document.get("trust") == "team" else f"; {reward_line(document)}"
+    rerun = document.get("reproduce") or document["command"]
+    return f"Solution {where}{reward}. Reproduce: `{rerun}`"
+
+
+def _table(document: dict[str, Any]) -> list[str]:
+    """Invariants down, runs across; with a base, each cell says what changed."""
     runs = document["runs"]
+    status = {(e["fault"], e["invariant"]): e["status"] for e in document.get("comparison", [])}
     ids: list[str] = []
     for run in runs:
         ids += [i for i in run["invariants"] if i not in ids]
-    lines = [
-        f"## kit: `{document['scenario']}`: {ICON[document['outcome']]}",
-        "",
-        f"Solution `{document['solution']}`; {reward_line(document)}. "
-        f"Reproduce: `{document['command']}`",
-        "",
-        "| invariant | " + " | ".join(f"{r['fault']} (seed {r['seed']})" for r in runs) + " |",
-        "| --- | " + " | ".join("---" for _ in runs) + " |",
-    ]
+    lines = ["| invariant | " + " | ".join(f"{r['fault']} (seed {r['seed']})" for r in runs)
+             + " |", "| --- | " + " | ".join("---" for _ in runs) + " |"]
     for inv in ids:
-        cells = [ICON[r["invariants"][inv]["verdict"]] if inv in r["invariants"] else "-"
-                 for r in runs]
+        cells = []
+        for run in runs:
+            cell = ICON[run["invariants"][inv]["verdict"]] if inv in run["invariants"] else "-"
+            change = status.get((run["fault"], inv))
+            cells.append(cell if change in (None, compare.PASS) else f"{cell} ({change})")
         lines.append(f"| `{inv}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _evidence(document: dict[str, Any], fault: str, seed: int, invariant: str) -> str:
+    """A failure's evidence, cut at a member, folded away."""
+    for run in document["runs"]:
+        if (run["fault"], run["seed"]) == (fault, seed) and invariant in run["invariants"]:
+            example = cut.render(run["invariants"][invariant]["evidence"], EVIDENCE)
+            return (f"\n  <details><summary>evidence</summary>\n\n  ```json\n  {example}\n"
+                    "  ```\n  </details>")
+    return ""
+
+
+def _failures(document: dict[str, Any]) -> list[str]:
+    """Without a base: each run the kit could not judge and each failure, with evidence."""
     details = []
-    for run in runs:
+    for run in document["runs"]:
         if run["error"]:
             details.append(f"- **{run['fault']}**: the kit could not judge this run: "
                            f"{run['error'].splitlines()[0]}")
         for inv_id, inv in run["invariants"].items():
             if inv["verdict"] != "pass":
-                example = json.dumps(inv["evidence"], default=str)[:600]
-                details.append(f"- **{run['fault']}** `{inv_id}` {inv['verdict']}: "
-                               f"{inv['summary']}\n  <details><summary>evidence</summary>\n\n"
-                               f"  ```json\n  {example}\n  ```\n  </details>")
-    if details:
-        lines += ["", "### What failed", "", *details]
-    lines += _findings_section(document)
-    lines += _usage_section(runs)
-    lines += _confinement_section(runs)
-    return "\n".join(lines) + "\n"
+                details.append(f"- **{run['fault']}** (seed {run['seed']}) `{inv_id}` "
+                               f"{inv['verdict']}: {inv['summary']}"
+                               + _evidence(document, run["fault"], run["seed"], inv_id))
+    return ["### What failed", "", *details] if details else ["Every invariant passed."]
+
+
+def _changes(document: dict[str, Any]) -> list[str]:
+    """With a base: how many of each class, then the new failures with their evidence,
+    then what the kit could not judge, what still fails and what the PR fixed."""
+    base = document["baseline"]
+    found = compare.counts(document["comparison"])
+    name = f"`{base['ref'] or base['given']}`" + (f" (commit `{base['commit'][:12]}`)"
+                                                   if base.get("commit") else "")
+    shown = [f"{n} {kind}" for kind, n in found.items() if n and kind != compare.PASS]
+    lines = [f"Against the base {name}: " + (", ".join(shown) or "nothing changed")
+             + f"; {found[compare.PASS]} passing on both.",
+             *(["", "Fails only on new failures (`--fail-on any`: on every failure)."]
+               if document.get("fail_on") == "new" else [])]
+    for kind, title in SECTIONS:
+        entries = [e for e in document["comparison"] if e["status"] == kind]
+        if entries:
+            lines += ["", f"### {title}", "", *(_entry(document, e) for e in entries)]
+    return lines
+
+
+def _entry(document: dict[str, Any], entry: dict[str, Any]) -> str:
+    why = entry["why"] or {}
+    seed = f" (seed {why['seed']})" if "seed" in why else ""
+    said = why.get("summary") or f"base {entry['base']}, head {entry['head']}"
+    text = f"- **{entry['fault']}**{seed} `{entry['invariant']}`: {said}"
+    if entry["status"] == compare.NEW and "seed" in why:
+        text += _evidence(document, entry["fault"], why["seed"], entry["invariant"])
+    return text
 
 
 def _findings_section(document: dict[str, Any]) -> list[str]:
@@ -72,7 +139,7 @@ def _findings_section(document: dict[str, Any]) -> list[str]:
 
 
 def _cell(side: dict[str, Any]) -> str:
-    text = f"{side['summary']} {json.dumps(side['evidence'], default=str)[:300]}"
+    text = f"{side['summary']} {cut.render(side['evidence'], 300)}"
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -84,9 +151,8 @@ def _confinement_section(runs: list[dict[str, Any]]) -> list[str]:
 
 
 def _usage_section(runs: list[dict[str, Any]]) -> list[str]:
-    """Per role and run: what the run used of what it was granted (short)."""
-    rows = [f"- `{role}` under {run['fault']} (seed {run['seed']}): {summary(entry)}"
-            for run in runs for role, entry in (run.get("used_vs_granted") or {}).items()]
+    """Per role, over every run: granted, used, never used (one line each)."""
+    rows = fold.lines(runs)
     return ["", "### Used vs granted", "", *rows] if rows else []
 
 

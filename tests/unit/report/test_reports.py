@@ -131,9 +131,9 @@ def test_markdown_and_junit_show_used_vs_granted(tmp_path: Path) -> None:
     doc = _usage_doc(tmp_path)
     text = markdown.render(doc)
     assert "### Used vs granted" in text
-    assert ("`worker` under none (seed 1): used 2 of 4 granted (action, resource) pairs; "
-            "never used: 2 (sqs:ChangeMessageVisibility on queue, sqs:PurgeQueue on queue)"
-            ) in text
+    # One line per role over all the runs (kit/report/fold.py), not one per role per fault.
+    assert ("- `worker`: granted 4 (action, resource) pairs, used 2 over 1 fault, never used "
+            "2 (sqs:ChangeMessageVisibility on queue, sqs:PurgeQueue on queue)") in text
     path = junit.write(doc, tmp_path / "junit.xml")
     suite = next(iter(junitparser.JUnitXml.fromfile(str(path))))
     assert {p.name: p.value for p in suite.properties()}["used_vs_granted.producer"] == (
