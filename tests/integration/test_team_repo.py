@@ -12,6 +12,8 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from kit import scenario as scenarios
 from kit.run.pipeline import run_once
 from tests.conftest import ROOT
@@ -29,7 +31,8 @@ CASES = [("team-orders-lambda", "duplicate_delivery"), ("team-orders-ecs", "dupl
 
 # Both consumers in one test, each run in its thread with a sandbox of its own (as `kit
 # validate --jobs 2` runs rows): most of a run is waiting for SQS to redeliver, so two at
-# once take one run's time of a worker, not two.
+# once take one run's time of a worker, not two. The limit is the two tests' it replaces.
+@pytest.mark.timeout(1200)
 def test_the_team_repository_passes_as_it_is(tmp_path: Path) -> None:
     before = _tree(REPO)
 
