@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from kit.gateway.server import Gateway
+from tests.integration.iam_env import Env, gateway, sandbox_env
+
 
 def traversable_tmp(prefix: str) -> Callable[[], Iterator[Path]]:
     """A `tmp_path` fixture for a test module, outside pytest's own (0700) tree: the
@@ -57,3 +60,16 @@ def ctrl_c() -> Iterator[CtrlC]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[Env]:
+    """A moto sandbox for the IAM and gateway tests, one per test module (iam_env's
+    fresh names keep its tests apart)."""
+    yield from sandbox_env()
+
+
+@pytest.fixture
+def gw(env: Env) -> Iterator[Gateway]:
+    """An enforcing gateway in front of `env`'s moto, with a ledger of its own per test."""
+    yield from gateway(env)

@@ -91,3 +91,29 @@ def kit_cgroups() -> set[str]:
         if kind == "cgroup":
             found |= {str(p) for p in Path(where).rglob(f"kit-{os.getpid()}-*")}
     return found
+
+
+def held_by_us(port: int, since: float) -> list[str]:
+    """Live processes listening on TCP `port` that are a test's own: this process or its
+    descendants, or orphans started after `since` (a service that outlived its kit is
+    re-parented to init). A listener elsewhere (under another worker's or user's process
+    tree) took the freed port: the parallel phase's tests share the loopback range."""
+    import psutil
+
+    me, found = os.getpid(), []
+    for conn in psutil.net_connections(kind="tcp"):
+        if conn.status != psutil.CONN_LISTEN or conn.laddr.port != port:
+            continue
+        if conn.pid is None:  # not ours to see: counted, so that a check never passes blind
+            found.append(f"? (port {port}, owner not visible)")
+            continue
+        try:
+            proc = psutil.Process(conn.pid)
+            chain = [proc, *proc.parents()]
+            # psutil derives start times from the boot time in whole seconds: 1 s of slack.
+            orphan = proc.ppid() == 1 and proc.create_time() >= since - 1.0
+        except psutil.NoSuchProcess:
+            continue
+        if orphan or me in {p.pid for p in chain}:
+            found.append(f"{proc.pid} {proc.name()} (port {port})")
+    return found

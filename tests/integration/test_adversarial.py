@@ -39,6 +39,9 @@ from tests.integration.fingerprint import changes, fingerprint
 
 SCENARIO = scenario.load("order-pipeline")
 HOSTILE = ("write-everywhere", "fork-bomb", "disk-filler", "memory-hog")
+# They prove the sandbox holds (the golden out of sight, the kit out of reach) before the
+# hostile fixtures run.
+PROBES = ("read-golden", "signal-kit")
 # Cases judged by a file of their own, with the checks particular to them: run once, there.
 ELSEWHERE = (test_adversarial_blame.CASES | test_adversarial_intake.CASES
              | test_adversarial_iam.IAM_CASES | test_adversarial_iam.PASSWORD_CASES
@@ -81,18 +84,21 @@ def _not_ok(rows: list[Row]) -> dict[str, object]:
             for row in rows if not row.ok}
 
 
-# Serial: it fingerprints shared trees (the kit, its cache) that parallel tests may write
-# caches into, and its hostile fixtures (fork bomb, memory hog, disk filler) load the
-# machine other tests time themselves on.
-@pytest.mark.serial
+def _names() -> set[str]:
+    return {d.name for d in (ADVERSARIAL / SCENARIO.name).iterdir()
+            if (d / "variant.yaml").exists()}
+
+
+# Parallel: the trees it fingerprints are written by no other test (only their bytecode and
+# tool caches, which the fingerprint leaves out), and `survivors` counts only orphans that
+# are no other test's (see adversary.py). The probes and the hostile fixtures are the serial
+# test's below.
 @pytest.mark.timeout(2400)
 def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     before = fingerprint(*_protected(other_run))
     running, since = processes(), time.time()
-    names = {d.name for d in (ADVERSARIAL / SCENARIO.name).iterdir()
-             if (d / "variant.yaml").exists()}
-    rows = _run(tmp_path, names - set(HOSTILE) - ELSEWHERE)
-    assert len(rows) >= 11
+    rows = _run(tmp_path, _names() - set(HOSTILE) - set(PROBES) - ELSEWHERE)
+    assert len(rows) >= 9
     assert not _not_ok(rows), _not_ok(rows)
 
     # The admin API call was refused by the gateway and is on the record.
@@ -109,6 +115,21 @@ def test_every_reward_hack_is_caught(tmp_path: Path, other_run: Path) -> None:
     # Terraform could not read the host's file: the deploy failed on it, the solution's fault.
     deploy = json.loads((tmp_path / "tf-reads-host" / "none-seed1" / "result.json").read_text())
     assert "/etc/os-release" in deploy["invariants"]["deploy.applies"]["summary"]
+    assert not changes(before, fingerprint(*_protected(other_run)))
+    assert survivors(running, since) == []
+
+
+# Serial: its hostile fixtures (fork bomb, memory hog, disk filler) load the machine other
+# tests time themselves on. They run only after its probes proved, in this test, that the
+# sandbox holds.
+@pytest.mark.serial
+@pytest.mark.timeout(2400)
+def test_the_hostile_fixtures_are_contained(tmp_path: Path, other_run: Path) -> None:
+    before = fingerprint(*_protected(other_run))
+    running, since = processes(), time.time()
+    probes = _run(tmp_path, set(PROBES))
+    assert sorted(row.subject for row in probes) == sorted(PROBES)
+    assert not _not_ok(probes), _not_ok(probes)
 
     # Nothing of the grader is in a worker's sight, nor within its reach.
     found = _said(tmp_path, "read-golden", "read-golden:")

@@ -13,16 +13,23 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from kit import scenario
 from kit.checks import invariants
-from kit.sandbox.ports import is_listening
 from tests.conftest import ROOT
 from tests.integration.conftest import traversable_tmp
-from tests.integration.procs import alive, eventually, listening_ports, living_under, tree
+from tests.integration.procs import (
+    alive,
+    eventually,
+    held_by_us,
+    listening_ports,
+    living_under,
+    tree,
+)
 
 SCENARIO = scenario.load("order-pipeline")
 KIT = [sys.executable, "-m", "kit.cli"]
@@ -160,14 +167,15 @@ STAGES = ["start", "sandbox", "gate", "init", "apply", "bind", "workload", "reco
 QUICK_STAGES = ("start", "apply", "workload")
 
 
-# Serial (both Ctrl-C tests): the ports the kit listened on must be closed after it, and
-# another worker may take a freed one at once; the signal must land in a short stage.
-@pytest.mark.serial
+# Parallel-safe (both Ctrl-C tests): a port the kit listened on that another worker took at
+# once is not held by us (`held_by_us`); a signal that lands after a short stage interrupts
+# the second run.
 @pytest.mark.parametrize("stage", [s if s in QUICK_STAGES else pytest.param(
     s, marks=pytest.mark.slow) for s in STAGES])
 def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
                                                              stage: str) -> None:
     temp, out = _dirs(tmp_path)
+    since = time.time()
     # Two runs: a Ctrl-C that lands just after a short stage of the first run (check takes
     # ~0.1 s) interrupts the second one instead, so the eval never completes.
     child = subprocess.Popen([*KIT, "-v", "eval", "order-pipeline", "--fault", "db_outage",
@@ -191,7 +199,7 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
     for pid in pids:
         assert eventually(lambda pid=pid: not alive(pid), timeout=15), pid
     for port in ports:
-        assert eventually(lambda port=port: not is_listening(port), timeout=15), port
+        assert eventually(lambda port=port: not held_by_us(port, since), timeout=15), port
     _assert_nothing_left(temp)
     # No report claims a verdict: the eval report is absent, the interrupted run says why,
     # and a run that finished before the Ctrl-C is complete.
@@ -204,7 +212,6 @@ def test_ctrl_c_at_every_stage_leaves_nothing_and_no_verdict(tmp_path: Path,
                for r in results), results
 
 
-@pytest.mark.serial
 def test_ctrl_c_stops_a_parallel_validate_without_running_the_rest(tmp_path: Path) -> None:
     temp, out = _dirs(tmp_path)
     child = subprocess.Popen([*KIT, "-v", "validate", "order-pipeline", "--jobs", "2",

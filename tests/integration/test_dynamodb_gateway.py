@@ -6,14 +6,12 @@ boto3 as DynamoDB's AccessDeniedException."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.gateway.server import Gateway
-from tests.integration.iam_env import ACCT, Env, assumed_role, gateway, sandbox_env
+from tests.integration.iam_env import ACCT, Env, assumed_role
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import authz as _authz
 from tests.integration.iam_env import denied as _denied
@@ -22,15 +20,6 @@ from tests.integration.iam_env import names as _names
 
 DENIED = "AccessDeniedException"
 
-
-@pytest.fixture(scope="module")
-def env() -> Iterator[Env]:
-    yield from sandbox_env()
-
-
-@pytest.fixture
-def gw(env: Env) -> Iterator[Gateway]:
-    yield from gateway(env)
 
 
 def _table(env: Env, sort_key: bool = False) -> tuple[str, str]:

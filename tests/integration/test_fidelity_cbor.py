@@ -32,10 +32,9 @@ import pytest
 import requests
 
 from kit import aws, settings
-from kit.deploy.terraform import Terraform
-from kit.run.deploy import witness
 from kit.sandbox import Sandbox
 from kit.sandbox.fidelity import rpcv2cbor
+from tests.integration.stack import stack
 
 ALARMS = """
 resource "aws_sns_topic" "alerts" { name = "alerts" }
@@ -145,24 +144,10 @@ def cloudwatch(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN2
     return client
 
 
-def _terraform(sandbox: Sandbox, tmp_path: Path, main_tf: str) -> Terraform:
-    """The solution's Terraform as the deploy stage runs it: attached provider, the kit's
-    override, and the run's witness (moto's journal decides blame)."""
-    sandbox.moto.reset()
-    solution = tmp_path / "solution"
-    solution.mkdir()
-    (solution / "main.tf").write_text(main_tf)
-    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
-                   provider_cwd=sandbox.provider.cwd)
-    tf.configure(sandbox.moto.url)
-    tf.witness = witness(sandbox)
-    tf.init()
-    return tf
-
-
 def test_cloudwatch_alarms_and_dashboards_apply_read_back_and_destroy(
         sandbox: Sandbox, tmp_path: Path) -> None:
-    tf = _terraform(sandbox, tmp_path, ALARMS)
+    sandbox.moto.reset()
+    tf = stack(sandbox, tmp_path, ALARMS, witnessed=True)
     mark = sandbox.moto.journal.mark()
     tf.apply()
     assert tf.pending_changes() == []  # read back as declared
@@ -227,7 +212,8 @@ def test_a_cbor_request_to_a_service_moto_serves_in_no_json_is_a_journaled_501(
 
 def test_an_iam_user_with_force_destroy_applies_and_destroys(sandbox: Sandbox,
                                                              tmp_path: Path) -> None:
-    tf = _terraform(sandbox, tmp_path, USER)
+    sandbox.moto.reset()
+    tf = stack(sandbox, tmp_path, USER, witnessed=True)
     mark = sandbox.moto.journal.mark()
     tf.apply()
     iam = aws.client("iam", sandbox.moto.url)
@@ -312,7 +298,6 @@ def test_with_localstack_cloudwatch_is_served_by_moto_and_an_alarm_applies(
     """LocalStack 4.13.1 answers the provider's CBOR DescribeAlarms with a 500 (its
     serializer fails on the alarm), retried until the apply's limit: the kit serves
     CloudWatch from moto when LocalStack is the primary emulator."""
-    from kit.deploy.override import SERVICES
     from kit.toolchain import localstack_install
 
     if localstack_install.python() is None:
@@ -320,14 +305,7 @@ def test_with_localstack_cloudwatch_is_served_by_moto_and_an_alarm_applies(
     with Sandbox(postgres=False, provider=True, emulator="localstack") as sb:
         assert sb.routes.served_by(["cloudwatch", "sns"]) == {"cloudwatch": "moto",
                                                               "sns": "localstack"}
-        solution = tmp_path / "solution"
-        solution.mkdir()
-        (solution / "main.tf").write_text(ALARMS)
-        tf = Terraform(solution, tmp_path / "work", reattach=sb.provider.reattach,
-                       provider_cwd=sb.provider.cwd)
-        tf.configure(sb.routes.primary.url, None, sb.routes.away_from_primary(SERVICES))
-        tf.witness = witness(sb)
-        tf.init()
+        tf = stack(sb, tmp_path, ALARMS, routed=True, witnessed=True)
         tf.apply()
         assert tf.pending_changes() == []
         alarms = aws.client("cloudwatch", sb.endpoint("cloudwatch")).describe_alarms()

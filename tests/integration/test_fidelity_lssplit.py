@@ -20,13 +20,13 @@ import pytest
 
 from kit import aws
 from kit.deploy.evidence import Witness
-from kit.deploy.override import SERVICES
 from kit.deploy.terraform import EnvironmentFailure, Terraform
 from kit.sandbox import Sandbox
 from kit.sandbox.localstack_split import settings
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.ports import free_port
 from kit.toolchain import localstack_install
+from tests.integration.stack import stack
 
 STACK = """
 resource "aws_vpc" "main" {
@@ -159,19 +159,6 @@ def sandbox() -> Iterator[Sandbox]:
         yield sb
 
 
-def _terraform(sandbox: Sandbox, tmp_path: Path, main_tf: str) -> Terraform:
-    """The kit's deploy stage's Terraform: each service aimed at the emulator serving it."""
-    solution = tmp_path / "solution"
-    solution.mkdir()
-    (solution / "main.tf").write_text(main_tf)
-    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
-                   provider_cwd=sandbox.provider.cwd)
-    routes = sandbox.routes
-    tf.configure(routes.primary.url, None, routes.away_from_primary(SERVICES))
-    tf.init()
-    return tf
-
-
 def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
         sandbox: Sandbox, tmp_path: Path) -> None:
     """A subnet group of LocalStack's subnets, its security group, an instance encrypted
@@ -181,7 +168,7 @@ def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
     assert sandbox.routes.served_by(["rds", "ec2", "kms", "secretsmanager"]) == {
         "ec2": "localstack", "kms": "localstack", "rds": "moto",
         "secretsmanager": "localstack"}
-    tf = _terraform(sandbox, tmp_path, STACK)
+    tf = stack(sandbox, tmp_path, STACK, routed=True)
     tf.apply()
     out = tf.outputs()
     assert tf.pending_changes() == []

@@ -14,8 +14,8 @@ import botocore.exceptions
 import pytest
 
 from kit import aws
-from kit.deploy.terraform import Terraform
 from kit.sandbox import Sandbox
+from tests.integration.stack import stack
 
 
 @pytest.fixture(scope="module")
@@ -399,13 +399,7 @@ def test_a_stack_of_current_engines_and_logged_topics_applies_reads_back_and_des
     through the kit's deploy stage, the plan right after the apply is empty (every
     attribute reads back as declared), and it destroys."""
     sandbox.moto.reset()
-    solution = tmp_path / "solution"
-    solution.mkdir()
-    (solution / "main.tf").write_text(STACK_TF)
-    tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
-                   provider_cwd=sandbox.provider.cwd)
-    tf.configure(sandbox.moto.url)
-    tf.init()
+    tf = stack(sandbox, tmp_path, STACK_TF)
     tf.apply()
     assert tf.pending_changes() == []
     tf.destroy()

@@ -42,24 +42,13 @@ from tests.integration.iam_env import (
     assumed_role,
     authz,
     denied,
-    gateway,
     names,
     queue,
-    sandbox_env,
 )
 
 TIMINGS = RdsTimings(reboot_seconds=0.3, failover_seconds=0.3, restore_seconds=0.1,
                      wal_upload_seconds=0.3, retention_day_seconds=30.0)
 
-
-@pytest.fixture(scope="module")
-def env() -> Iterator[Env]:
-    yield from sandbox_env()
-
-
-@pytest.fixture
-def gw(env: Env) -> Iterator[Gateway]:
-    yield from gateway(env)
 
 
 # --- S3: a missing key is 404 only to a caller who may list the bucket ----------------------

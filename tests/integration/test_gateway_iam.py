@@ -7,10 +7,8 @@ gateway with plain boto3 clients. Policies are read by the gateway from moto its
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import requests
 from botocore.parsers import create_parser
 
@@ -22,9 +20,7 @@ from tests.integration.iam_env import (
     Env,
     Role,
     assumed_role,
-    gateway,
     make_fault,
-    sandbox_env,
 )
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import authz as _authz
@@ -34,16 +30,6 @@ from tests.integration.iam_env import last as _last
 from tests.integration.iam_env import names as _names
 from tests.integration.iam_env import queue as _queue
 from tests.unit.gateway.wire import query
-
-
-@pytest.fixture(scope="module")
-def env() -> Iterator[Env]:
-    yield from sandbox_env()
-
-
-@pytest.fixture
-def gw(env: Env) -> Iterator[Gateway]:
-    yield from gateway(env)
 
 
 def _principal(env: Env, gw: Gateway, *statements: dict[str, Any],

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from kit import aws
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
-from tests.integration.iam_env import Env, gateway, sandbox_env
+from tests.integration.iam_env import Env
 from tests.integration.iam_env import allow as _allow
 from tests.integration.iam_env import assumed_role as _role
 from tests.integration.iam_env import denied as _denied
@@ -28,16 +25,6 @@ from tests.integration.iam_env import last as _last
 from tests.integration.iam_env import make_fault as _fault
 from tests.integration.iam_env import names as _names
 from tests.integration.iam_env import queue as _queue
-
-
-@pytest.fixture(scope="module")
-def env() -> Iterator[Env]:
-    yield from sandbox_env()
-
-
-@pytest.fixture
-def gw(env: Env) -> Iterator[Gateway]:
-    yield from gateway(env)
 
 
 def _managed(env: Env, *statements: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import boto3
@@ -17,8 +18,13 @@ import pytest
 import requests
 
 from kit.sandbox import Sandbox
-from kit.sandbox.ports import is_listening
-from tests.integration.procs import alive, eventually, group_members, sandbox_temp_dirs
+from tests.integration.procs import (
+    alive,
+    eventually,
+    group_members,
+    held_by_us,
+    sandbox_temp_dirs,
+)
 
 
 def _services(sb: Sandbox) -> list[tuple[int, int]]:
@@ -27,11 +33,11 @@ def _services(sb: Sandbox) -> list[tuple[int, int]]:
             (sb.postgres.process.pid, sb.postgres.port)]
 
 
-def _assert_gone(services: list[tuple[int, int]], workdir: object) -> None:
+def _assert_gone(services: list[tuple[int, int]], workdir: object, since: float) -> None:
     for pid, port in services:
         assert not alive(pid), f"pid {pid} survived"
         assert group_members(pid) == [], f"children of {pid} survived"
-        assert not is_listening(port), f"port {port} still open"
+        assert held_by_us(port, since) == [], f"port {port} still open"
     assert not os.path.exists(str(workdir))
 
 
@@ -58,19 +64,19 @@ def test_moto_reset_isolates_runs() -> None:
         assert client.list_queues().get("QueueUrls", []) == []
 
 
-# Serial (these three): a freed port must stay closed, and another worker may take it at
-# once. The ten cycles list the kit-* dirs of a temp dir of their own (the shared /tmp holds
-# other runs' too).
-@pytest.mark.serial
+# Parallel-safe (these three): a freed port another worker took at once is not held by us
+# (`held_by_us`); the ten cycles list the kit-* dirs of a temp dir of their own (the shared
+# /tmp holds other runs' too).
 def test_teardown_on_exception() -> None:
+    since = time.time()
     with pytest.raises(RuntimeError), Sandbox() as sb:
         services, workdir = _services(sb), sb.workdir
         raise RuntimeError("boom")
-    _assert_gone(services, workdir)
+    _assert_gone(services, workdir, since)
 
 
-@pytest.mark.serial
 def test_ten_cycles_leave_no_process_port_or_temp_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    since = time.time()
     temp = Path(tempfile.mkdtemp(prefix="cycles-"))
     temp.chmod(0o711)  # the sandbox's PostgreSQL user must traverse it
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
@@ -81,7 +87,7 @@ def test_ten_cycles_leave_no_process_port_or_temp_dir(monkeypatch: pytest.Monkey
                 assert sb.workdir is not None and sb.workdir.parent == temp
                 seen.append((_services(sb), sb.workdir))
         for services, workdir in seen:
-            _assert_gone(services, workdir)
+            _assert_gone(services, workdir, since)
         assert sandbox_temp_dirs() == set() and os.listdir(temp) == []
     finally:
         shutil.rmtree(temp, ignore_errors=True)
@@ -103,11 +109,11 @@ CHILD = textwrap.dedent("""
 """)
 
 
-@pytest.mark.serial
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_ctrl_c_or_kill_of_the_kit_leaves_nothing(sig: int) -> None:
     import json
 
+    since = time.time()
     child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     info = json.loads(child.stdout.readline())
@@ -117,6 +123,6 @@ def test_ctrl_c_or_kill_of_the_kit_leaves_nothing(sig: int) -> None:
         # After a SIGKILL of the kit, PDEATHSIG and postgres' own postmaster-death check
         # act asynchronously: wait for them, bounded.
         assert eventually(lambda pid=pid: not alive(pid) and not group_members(pid))
-        assert eventually(lambda port=port: not is_listening(port))
+        assert eventually(lambda port=port: not held_by_us(port, since))
     if sig == signal.SIGINT:
         assert not os.path.exists(info["workdir"])

@@ -12,26 +12,13 @@ import http.server
 import json
 import re
 import threading
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from kit import aws
 from kit.gateway.server import Gateway
 from kit.run.queue import subscribed_queues
 from tests.integration import iam_env
 from tests.integration.iam_env import ACCT, Env, allow, assumed_role, denied, doc
-
-
-@pytest.fixture(scope="module")
-def env() -> Iterator[Env]:
-    yield from iam_env.sandbox_env()
-
-
-@pytest.fixture
-def gw(env: Env) -> Iterator[Gateway]:
-    yield from iam_env.gateway(env)
 
 
 def _sns_policy(queue_arn: str, topic_arn: str) -> str:

@@ -13,8 +13,8 @@ import pytest
 
 from kit import interrupt
 
-# SIGINT to the test process itself, and handlers swapped process-wide.
-pytestmark = pytest.mark.serial
+# Parallel-safe: the SIGINT goes to the test process itself and the handlers it swaps are
+# that process's (an xdist worker runs its tests in its main thread, as signals need).
 
 
 @pytest.fixture
