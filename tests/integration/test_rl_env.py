@@ -38,8 +38,10 @@ def server():
     proc = subprocess.Popen([sys.executable, "-m", "kit.cli", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:  # readiness: /health answers (a start under load takes 10-40 s)
+    deadline = time.monotonic() + 400
+    # Readiness: /health answers. Importing OpenEnv (it imports gradio) takes 5-10 s alone,
+    # over a minute at a load of 60.
+    while True:
         try:
             if requests.get(f"{url}/health", timeout=2).ok:
                 break

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -78,3 +80,13 @@ def test_a_diagnose_submit_grades_and_ends_the_episode(tmp_path):
     assert done["reward"] == 1.0 and session.done
     assert "over" in session.step("list")["output"]
     session.close()
+
+
+def test_the_base_install_needs_no_openenv():
+    """The CLI (tasks, serve's parser) and the in-process session never import OpenEnv:
+    it is the rl extra's (it pulls gradio and more)."""
+    code = ("import sys, kit.cli, kit.rl.session; kit.cli.build_parser(); "
+            "print('openenv' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=300)
+    assert done.stdout.strip() == "False"
