@@ -87,9 +87,10 @@ def get(tid: str) -> Task:
     """One task by id; InputError naming the known kinds and scenarios if unknown."""
     found = {t.id: t for t in all_tasks()}
     if tid not in found:
-        raise InputError(f"unknown task {tid!r}: ids are <scenario>.<kind>[.<variant>] with "
-                         f"kind one of {', '.join(KINDS)} and scenario one of "
-                         f"{', '.join(scenarios.known())}; `kit tasks list` shows them all")
+        raise InputError(f"unknown task {tid!r}: ids are <scenario>.<kind>[.<digest of the "
+                         f"variant's name>] with kind one of {', '.join(KINDS)} and scenario "
+                         f"one of {', '.join(scenarios.known())}; `kit tasks list` shows "
+                         "them all")
     return found[tid]
 
 
