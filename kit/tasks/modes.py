@@ -23,10 +23,11 @@ Properties (tests/unit/test_tasks_modes.py):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from kit.errors import InputError
+from kit.reward import RewardSpec, reward
 
 Mode = Literal["full", "sampled"]
 MODES: tuple[Mode, ...] = ("full", "sampled")
@@ -56,3 +57,15 @@ def seed_for(faults: Sequence[str], fault: str, start: int = 1) -> int:
     while draw(faults, seed) != fault:
         seed += 1
     return seed
+
+
+def expected_sampled(spec: RewardSpec, runs: Sequence[Mapping[str, Any]]) -> float | None:
+    """E over seeds of the sampled reward, from one full grading's runs ({fault, seed,
+    outcome, verdicts}, as kit/reward.py reads them): the mean over faults of each fault's
+    reward alone (the draw is uniform). None when no fault's run could be judged."""
+    by_fault: dict[str, list[Mapping[str, Any]]] = {}
+    for run in runs:
+        by_fault.setdefault(run["fault"], []).append(run)
+    alone = [reward(spec, fault_runs)["reward"] for fault_runs in by_fault.values()]
+    judged = [r for r in alone if r is not None]
+    return round(sum(judged) / len(judged), 4) if judged else None

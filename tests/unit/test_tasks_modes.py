@@ -9,7 +9,7 @@ import pytest
 
 from kit.errors import InputError
 from kit.reward import RewardSpec, reward
-from kit.tasks.modes import draw, faults_for, seed_for
+from kit.tasks.modes import draw, expected_sampled, faults_for, seed_for
 
 FAULTS = ["none", "worker_crash", "db_outage", "duplicate_delivery"]
 SPEC = RewardSpec()  # ceiling 0.5
@@ -87,3 +87,9 @@ def test_property_4_a_failure_judged_in_every_run_is_caught_at_every_seed():
     everywhere = dict.fromkeys(FAULTS, PASS | {"iam.least_privilege": "fail"})
     assert {sampled(everywhere, s) for s in range(50)} == {full(everywhere)}
     assert full(everywhere) < 1.0
+
+
+def test_expected_sampled_from_one_full_grading_is_the_mean_of_each_fault_alone():
+    runs = dict.fromkeys(FAULTS, PASS) | {"db_outage": PASS | {"delivery.no_loss": "fail"}}
+    assert expected_sampled(SPEC, _runs(runs)) == pytest.approx(expectation(runs), abs=1e-4)
+    assert expected_sampled(SPEC, []) is None
