@@ -1,5 +1,5 @@
 """The `kit` command: doctor, setup, list, eval, validate, drill; for CI: check, comment,
-toolchain-key."""
+toolchain-key; for agents: tasks, serve."""
 
 from __future__ import annotations
 
@@ -516,6 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the module cache (e.g. .kit/modules)")
     _add_ci(sub, roots)
     _add_report(sub)
+    _add_rl(sub)
     return parser
 
 
@@ -539,6 +540,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     doc = merge.merge(paths)
     console.print(f"merged {len(paths)} report(s): {len(doc['runs'])} run(s)")
     return _write_reports(doc, Path(args.out))
+
+
+def _add_rl(sub: Any) -> None:
+    """`kit tasks` and `kit serve` (kit/tasks, kit/rl: their code lives there)."""
+    from kit.rl import cli as rl_cli
+    from kit.tasks import cli as tasks_cli
+
+    tasks_cli.add_parser(sub)
+    rl_cli.add_parser(sub)
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    """`kit tasks list|export|grade` (kit/tasks/cli.py)."""
+    from kit.tasks import cli as tasks_cli
+
+    return tasks_cli.run(args)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`kit serve`: the OpenEnv environment over HTTP (kit/rl/cli.py; extra kit[rl])."""
+    from kit.rl import cli as rl_cli
+
+    return rl_cli.run(args)
 
 
 def _add_ci(sub: Any, roots: argparse.ArgumentParser) -> None:
@@ -618,7 +642,8 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
             "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
             "modules": cmd_modules, "comment": cmd_comment, "check": cmd_check,
-            "toolchain-key": cmd_toolchain_key, "report": cmd_report}
+            "toolchain-key": cmd_toolchain_key, "report": cmd_report, "tasks": cmd_tasks,
+            "serve": cmd_serve}
 
 
 def _add_roots(dirs: list[str]) -> None:

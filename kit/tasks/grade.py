@@ -1,0 +1,119 @@
+"""Grade a workspace for a task: `grade(task, workspace, seed, mode) -> Grade`.
+
+A pure call of its inputs (the task, the workspace's files, the seed, the mode) and the
+kit's toolchain, with no state kept between calls, so a grading can run anywhere the kit
+is set up (a later executor may run it as a remote task). Run-graded kinds go through the
+kit's pipeline exactly as `kit eval` does (crosscheck.run_all, report.document); diagnose
+is graded against the variant's metadata, with no run."""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kit import scenario as scenarios
+from kit.ci import static
+from kit.tasks import modes
+from kit.tasks.catalog import variant_of
+from kit.tasks.model import ANSWER_FILE, Task
+
+PATCHED = re.compile(r"^(?:---|\+\+\+) [ab]/(?P<path>\S+)", re.M)
+
+
+@dataclass
+class Grade:
+    """The outcome of one grading: the reward (None: the kit could not judge) and why."""
+
+    task: str
+    mode: str
+    seed: int
+    reward: float | None
+    outcome: str  # pass | fail | error
+    faults: list[str] = field(default_factory=list)
+    # Per run: fault, outcome, score and per invariant {verdict, summary}; or the answer's.
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    static: list[str] = field(default_factory=list)  # the static findings, as text
+    note: str = ""
+    report_dir: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON)."""
+        return asdict(self)
+
+
+def grade(task: Task, workspace: Path, seed: int = 1, mode: str = "sampled",
+          out: Path | None = None) -> Grade:
+    """Grade `workspace` for `task` under `mode` (full or sampled) and `seed`."""
+    if task.kind == "diagnose":
+        return grade_answer(task, workspace, seed, mode)
+    sc = scenarios.load(task.scenario)
+    faults = modes.faults_for(mode, list(sc.faults), seed)
+    base = Grade(task.id, mode, seed, 0.0, "fail", faults)
+    if not any(workspace.glob("*.tf")):
+        base.note = "the workspace holds no *.tf file at its root: nothing to deploy"
+        return base
+    findings = static.check(workspace, sc.toolchain.allowed_providers, sc.modules_dir)
+    base.static = [str(f) for f in findings]
+    if mode == "sampled" and any(f.check == "deploy.allowed_constructs" for f in findings):
+        base.note = "the static gate refuses the solution (a run's gate would too): 0"
+        return base
+    return run_faults(task, workspace, seed, base, out)
+
+
+def run_faults(task: Task, workspace: Path, seed: int, base: Grade, out: Path | None = None
+               ) -> Grade:
+    """Run the workspace under base.faults through the kit's pipeline; the report's reward."""
+    from kit import crosscheck
+    from kit.report import document, markdown
+
+    sc = scenarios.load(task.scenario)
+    out = out or Path(tempfile.mkdtemp(prefix=f"kit-grade-{task.id}-"))
+    plan = crosscheck.Plan(sc, workspace.resolve(), base.faults, [seed], out)
+    results = crosscheck.run_all(plan, "moto", None, lambda label, run: None)
+    command = (f"kit tasks grade {task.id} --workspace {workspace} --mode {base.mode} "
+               f"--seed {seed}")
+    doc = document.build(sc, str(workspace), results, command)
+    document.write(doc, out / "report.json")
+    markdown.write(doc, out / "summary.md")
+    base.reward, base.outcome, base.report_dir = doc["reward"], doc["outcome"], str(out)
+    base.evidence = [{"fault": r["fault"], "seed": r["seed"], "outcome": r["outcome"],
+                      "score": r.get("score"), "error": r.get("error"),
+                      "invariants": {i: {"verdict": v["verdict"], "summary": v["summary"]}
+                                     for i, v in r["invariants"].items()}}
+                     for r in doc["runs"]]
+    base.note = ("the kit could not judge any run (its own error): no reward"
+                 if doc["reward"] is None else "")
+    return base
+
+
+def patched_files(patch: Path) -> set[str]:
+    """The files a variant's change.patch touches, relative to the solution."""
+    return {m.group("path") for m in PATCHED.finditer(patch.read_text())}
+
+
+def grade_answer(task: Task, workspace: Path, seed: int, mode: str) -> Grade:
+    """A diagnose answer: half for the defect's file, half for an invariant it violates."""
+    variant = variant_of(task)
+    result = Grade(task.id, mode, seed, 0.0, "fail")
+    path = workspace / ANSWER_FILE
+    try:
+        answer = json.loads(path.read_text()) if path.is_file() else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        result.note = f"{ANSWER_FILE}: not a JSON object ({exc})"
+        return result
+    if not isinstance(answer, dict):
+        result.note = (f"{ANSWER_FILE}: missing or not a JSON object with fields file and "
+                       "invariant")
+        return result
+    named = str(answer.get("file", "")).removeprefix("./")
+    file_ok = named in patched_files(variant.patch)
+    invariant_ok = str(answer.get("invariant", "")) in variant.must_fail
+    result.reward = 0.5 * file_ok + 0.5 * invariant_ok
+    result.outcome = "pass" if file_ok and invariant_ok else "fail"
+    result.evidence = [{"file": named, "file_right": file_ok,
+                        "invariant": answer.get("invariant"), "invariant_right": invariant_ok}]
+    return result
