@@ -20,6 +20,7 @@ from rich.table import Table
 from kit import interrupt, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
+from kit.mutate import command as mutate_command
 from kit.report.show import show
 from kit.sandbox import limits
 from kit.sandbox.emulator import NAMES
@@ -443,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     vendor.add_argument("--to", dest="target", required=True, metavar="CACHE",
                         help="the module cache (e.g. .kit/modules)")
     _add_ci(sub, roots)
+    mutate_command.register(sub, [roots, emulators])
     return parser
 
 
@@ -523,7 +525,7 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
 COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": cmd_eval,
             "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
             "modules": cmd_modules, "comment": cmd_comment, "check": cmd_check,
-            "toolchain-key": cmd_toolchain_key}
+            "toolchain-key": cmd_toolchain_key, "mutate": mutate_command.main}
 
 
 def _add_roots(dirs: list[str]) -> None:
