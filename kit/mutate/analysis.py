@@ -9,7 +9,8 @@ from pathlib import Path
 
 from kit.errors import InputError
 from kit.mutate import equivalents, generate
-from kit.mutate.run import Judged, judge_runs, judge_static
+from kit.mutate import reuse as reused
+from kit.mutate.run import Judged, faults_for, judge_runs, judge_static
 from kit.run.result import RunResult
 from kit.scenario import Scenario
 from kit.validate import Row
@@ -46,9 +47,10 @@ class Analysis:
 
 def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
-            emulator: str = "moto",
+            emulator: str = "moto", reuse: Path | None = None,
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
-    """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge)."""
+    """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
+    `reuse`: an earlier mutate.json whose verdicts of unchanged mutants carry over)."""
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
@@ -62,6 +64,9 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
         if j.mutant.id in listed:
             j.status, j.stage, j.reason = "equivalent", "listed", listed[j.mutant.id]
     undecided = [j for j in judged if j.status != "equivalent"]
+    if reuse is not None:
+        reused.apply(undecided, reused.load(reuse),
+                     lambda j: faults_for(scenario, j.mutant, seed, all_faults))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
                jobs=jobs, emulator=emulator, progress=progress)

@@ -50,6 +50,13 @@ def sampled_fault(scenario: Scenario, mutant: Mutant, seed: int) -> str:
     return random.Random(f"{seed}:{mutant.id}").choice(sorted(scenario.faults))
 
 
+def faults_for(scenario: Scenario, mutant: Mutant, seed: int, all_faults: bool
+               ) -> tuple[str, ...]:
+    """The faults a mutant runs under: every fault, or the one drawn for it."""
+    return tuple(sorted(scenario.faults)) if all_faults else (sampled_fault(scenario, mutant,
+                                                                            seed),)
+
+
 def static_findings(scenario: Scenario, root: Path) -> set[tuple[str, str]]:
     """(check, what) of every static finding of a solution directory."""
     team = scenario.repository is not None
@@ -62,7 +69,7 @@ def static_findings(scenario: Scenario, root: Path) -> set[tuple[str, str]]:
 def judge_static(scenario: Scenario, solution: Path, judged: list[Judged]) -> None:
     """Kill the mutants with a static finding the solution itself does not have."""
     baseline = static_findings(scenario, solution)
-    for j in judged:
+    for j in (j for j in judged if not j.stage):
         with tempfile.TemporaryDirectory(prefix="kit-mutant-") as tmp:
             root = materialize(solution, j.mutant, Path(tmp) / "solution")
             new = static_findings(scenario, root) - baseline
@@ -103,9 +110,9 @@ def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Pa
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
     """Run every mutant not yet decided, under its sampled fault (or every fault)."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
-    rows = {j.mutant.id: [Row(j.mutant.id, f, ()) for f in
-                          (sorted(scenario.faults) if all_faults
-                           else [sampled_fault(scenario, j.mutant, seed)])] for j in left}
+    rows = {j.mutant.id: [Row(j.mutant.id, f, ())
+                          for f in faults_for(scenario, j.mutant, seed, all_faults)]
+            for j in left}
     matrix = _Mutants(scenario, solution, {j.mutant.id: j.mutant for j in left}, out,
                       _Sandboxes(emulator, None), progress)
     try:

@@ -1,8 +1,9 @@
 """Mutation operators on Terraform text, guided by its structure: remove each IAM action and
 statement (identity policies, resource policies, aws_iam_policy_document blocks), widen a
-resource to "*", drop or change each queue, encryption, backup, deletion-protection and
-multi-AZ setting. Each operator proposes line edits; generate.py keeps those that still
-parse and change the parse (python-hcl2, as kit/deploy/hcl.py reads a solution)."""
+resource or a principal (trust and resource policies) to "*", drop or change each queue,
+encryption, backup, deletion-protection and multi-AZ setting. Each operator proposes line
+edits; generate.py keeps those that still parse and change the parse (python-hcl2, as
+kit/deploy/hcl.py reads a solution)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ BLOCK = re.compile(r'^(?P<kind>resource|data)\s+"(?P<type>[\w-]+)"\s+"(?P<name>[
 STATEMENT_BLOCK = re.compile(r"^\s*statement\s*\{\s*$")
 ACTION_KEYS = {"Action", "NotAction", "actions", "not_actions"}
 RESOURCE_KEYS = {"Resource": '"*"', "resources": '["*"]'}
+PRINCIPAL_KEYS = {"Principal": '"*"', "identifiers": '["*"]'}  # jsonencode, principals {}
 RESOURCE_POLICIES = {"aws_sqs_queue_policy", "aws_sns_topic_policy", "aws_s3_bucket_policy",
                      "aws_lambda_permission", "aws_kms_key", "aws_sqs_queue"}
 # Settings that protect data or delivery, by resource type: each is dropped (the
@@ -64,6 +66,10 @@ def edits(text: str) -> Iterator[Edit]:
             yield Edit("iam.widen-resource", i + 1, f"{key} widened to \"*\" in "
                        f"{block or 'a policy'}", i, span(lines, i),
                        (m["head"] + RESOURCE_KEYS[key] + "\n",))
+        elif key in PRINCIPAL_KEYS and m["value"] not in ('"*"', '["*"]'):
+            yield Edit("iam.widen-principal", i + 1, f"{key} widened to every principal in "
+                       f"{block or 'a policy'}", i, span(lines, i),
+                       (m["head"] + PRINCIPAL_KEYS[key] + "\n",))
         elif key == "Statement":
             yield from _statements(lines, i, block)
         yield from _settings(lines, i, m, block)

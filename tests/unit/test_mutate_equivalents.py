@@ -11,7 +11,7 @@ import pytest
 from kit import scenario
 from kit.checks.result import CheckResult
 from kit.errors import InputError
-from kit.mutate import equivalents
+from kit.mutate import equivalents, reuse
 from kit.mutate.analysis import Analysis
 from kit.mutate.mutant import Mutant, unified
 from kit.mutate.report import markdown, write
@@ -121,3 +121,19 @@ def test_score_and_report(tmp_path: Path) -> None:
     data, _ = write(analysis, tmp_path)
     assert json.loads(data.read_text())["counts"] == {"killed": 1, "survived": 1,
                                                       "equivalent": 1, "error": 0}
+
+
+def test_an_earlier_verdict_is_reused_only_for_an_unchanged_mutant(tmp_path: Path) -> None:
+    earlier = Judged(MUTANT, status="killed", stage="run", killed_by=("delivery.no_loss",),
+                     faults=("none",), runs=["r"])
+    path = tmp_path / "mutate.json"
+    path.write_text(json.dumps({"mutants": [earlier.to_dict()]}))
+    same, moved = Judged(MUTANT), Judged(Mutant(MUTANT.id, "", "", 30, "", "other patch"))
+    other_fault = Judged(MUTANT)
+    assert reuse.apply([same, moved], reuse.load(path), lambda j: ("none",)) == 1
+    assert (same.status, same.killed_by, same.runs) == ("killed", ("delivery.no_loss",), ["r"])
+    assert (moved.status, moved.stage) == ("survived", "")
+    assert reuse.apply([other_fault], reuse.load(path), lambda j: ("db_outage",)) == 0
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(InputError, match="bad.json: not a mutate.json"):
+        reuse.load(tmp_path / "bad.json")

@@ -120,6 +120,15 @@ def test_a_resource_is_widened_unless_it_is_already_everything(tmp_path: Path) -
     assert "iam.widen-resource:main.tf:18" not in found  # already "*": identical, not emitted
 
 
+def test_a_principal_is_widened_to_everyone(tmp_path: Path) -> None:
+    found = _mutants(tmp_path, POLICY)
+    assert 'Principal = "*"' in _after(tmp_path, found["iam.widen-principal:main.tf:36"])
+    doc = 'data "aws_iam_policy_document" "t" {\n  statement {\n    principals {\n' \
+          '      type        = "AWS"\n      identifiers = [var.harness]\n    }\n  }\n}\n'
+    found = _mutants(tmp_path, doc)
+    assert 'identifiers = ["*"]' in _after(tmp_path, found["iam.widen-principal:main.tf:5"])
+
+
 def test_queue_and_database_settings_are_dropped_and_changed(tmp_path: Path) -> None:
     found = _mutants(tmp_path, QUEUE)
     assert "redrive_policy" not in _after(tmp_path, found["setting.drop:main.tf:10"])
