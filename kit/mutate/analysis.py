@@ -65,7 +65,7 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             j.status, j.stage, j.reason = "equivalent", "listed", listed[j.mutant.id]
     undecided = [j for j in judged if j.status != "equivalent"]
     if reuse is not None:
-        reused.apply(undecided, reused.load(reuse),
+        reused.apply(undecided, reused.load(reuse, [j.mutant.id for j in undecided]),
                      lambda j: faults_for(scenario, j.mutant, seed, all_faults))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,

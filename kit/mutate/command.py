@@ -21,9 +21,10 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
     mu.add_argument("--only", action="append", metavar="ID",
                     help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
-    mu.add_argument("--reuse", metavar="MUTATE_JSON",
-                    help="reuse the verdicts of an earlier run's mutate.json for the mutants "
-                    "unchanged since (same patch, same faults)")
+    mu.add_argument("--reuse", metavar="PATH",
+                    help="reuse the verdicts of an earlier kit mutate for the mutants "
+                    "unchanged since (same patch, same faults): its mutate.json, or the "
+                    "output directory of one interrupted (its finished runs)")
     mu.add_argument("--list", action="store_true", help="list the mutants and judge none")
     mu.add_argument("--out", default="runs")
 

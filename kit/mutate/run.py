@@ -93,7 +93,7 @@ class _Mutants:
     def run(self, row: Row, run_seed: int) -> RunResult:
         """Run one mutant under one fault, in this thread's sandbox."""
         interrupt.checkpoint()
-        run_dir = self.out / _dir_name(row.subject) / f"{row.fault}-seed{run_seed}"
+        run_dir = self.out / dir_name(row.subject) / f"{row.fault}-seed{run_seed}"
         with tempfile.TemporaryDirectory(prefix="kit-mutant-") as tmp:
             solution = materialize(self.solution, self.by_id[row.subject],
                                    Path(tmp) / "solution")
@@ -142,5 +142,6 @@ def _verdict(scenario: Scenario, j: Judged, rows: list[Row]) -> None:
         j.status = "survived"
 
 
-def _dir_name(mutant_id: str) -> str:
+def dir_name(mutant_id: str) -> str:
+    """The directory of a mutant's runs (an id made a file name)."""
     return mutant_id.replace("/", "_").replace(":", "_")

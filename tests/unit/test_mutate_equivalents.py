@@ -16,6 +16,7 @@ from kit.mutate.analysis import Analysis
 from kit.mutate.mutant import Mutant, unified
 from kit.mutate.report import markdown, write
 from kit.mutate.run import Judged, _verdict, judge_static, sampled_fault
+from kit.mutate.run import dir_name as run_dir_name
 from kit.run.result import RunResult
 from kit.validate import Row
 
@@ -137,3 +138,17 @@ def test_an_earlier_verdict_is_reused_only_for_an_unchanged_mutant(tmp_path: Pat
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(InputError, match="bad.json: not a mutate.json"):
         reuse.load(tmp_path / "bad.json")
+
+
+def test_an_interrupted_run_s_directory_is_reused_from_its_result_files(tmp_path: Path) -> None:
+    run = tmp_path / run_dir_name(MUTANT.id) / "none-seed1"
+    run.mkdir(parents=True)
+    run.joinpath("result.json").write_text(json.dumps({
+        "fault": "none", "outcome": "fail", "run_dir": str(run),
+        "invariants": {"delivery.poison_to_dlq": {"verdict": "fail"},
+                       "deploy.applies": {"verdict": "pass"}}}))
+    earlier = reuse.load(tmp_path, [MUTANT.id, "other:x.tf:1"])
+    assert list(earlier) == [MUTANT.id]
+    judged = Judged(MUTANT)
+    assert reuse.apply([judged], earlier, lambda j: ("none",)) == 1
+    assert (judged.status, judged.killed_by) == ("killed", ("delivery.poison_to_dlq",))
