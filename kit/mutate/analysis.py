@@ -47,10 +47,11 @@ class Analysis:
 
 def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
-            emulator: str = "moto", reuse: Path | None = None,
+            emulator: str = "moto", reuse: list[Path] | None = None,
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
     """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
-    `reuse`: an earlier mutate.json whose verdicts of unchanged mutants carry over)."""
+    `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
+    unchanged mutants carry over, a later one's over an earlier one's)."""
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
@@ -64,9 +65,10 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
         if j.mutant.id in listed:
             j.status, j.stage, j.reason = "equivalent", "listed", listed[j.mutant.id]
     undecided = [j for j in judged if j.status != "equivalent"]
-    if reuse is not None:
-        reused.apply(undecided, reused.load(reuse, [j.mutant.id for j in undecided]),
-                     lambda j: faults_for(scenario, j.mutant, seed, all_faults))
+    earlier: dict[str, dict[str, object]] = {}
+    for path in reuse or []:
+        earlier |= reused.load(path, [j.mutant.id for j in undecided])
+    reused.apply(undecided, earlier, lambda j: faults_for(scenario, j.mutant, seed, all_faults))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
                jobs=jobs, emulator=emulator, progress=progress)

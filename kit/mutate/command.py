@@ -21,10 +21,11 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
     mu.add_argument("--only", action="append", metavar="ID",
                     help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
-    mu.add_argument("--reuse", metavar="PATH",
+    mu.add_argument("--reuse", metavar="PATH", action="append",
                     help="reuse the verdicts of an earlier kit mutate for the mutants "
                     "unchanged since (same patch, same faults): its mutate.json, or the "
-                    "output directory of one interrupted (its finished runs)")
+                    "output directory of one interrupted (its finished runs); repeatable, "
+                    "later wins")
     mu.add_argument("--list", action="store_true", help="list the mutants and judge none")
     mu.add_argument("--out", default="runs")
 
@@ -50,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
     with cli.console.status(f"mutating {sc.name}") as status:
         analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
                            jobs=args.jobs, only=args.only, emulator=emulator,
-                           reuse=Path(args.reuse) if args.reuse else None,
+                           reuse=[Path(p) for p in args.reuse or []],
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))
     cli.show(report.table(analysis))
