@@ -1,4 +1,4 @@
-"""The `kit` command: doctor, setup, list, eval, validate, drill; for CI: check, comment,
+"""The `kit` command: doctor, setup, list, eval, validate, drill, mutate; for CI: check, comment,
 toolchain-key."""
 
 from __future__ import annotations
