@@ -1,5 +1,5 @@
-"""The `kit` command: doctor, setup, list, eval, validate, drill; for CI: check, comment,
-toolchain-key; for agents: tasks, serve."""
+"""The `kit` command: doctor, setup, list, eval, validate, drill, mutate; for CI: check,
+comment, report, toolchain-key; for agents: tasks, serve."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from rich.table import Table
 from kit import interrupt, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
+from kit.mutate import command as mutate_command
 from kit.report.show import show
 from kit.sandbox import limits
 from kit.sandbox.emulator import NAMES
@@ -517,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ci(sub, roots)
     _add_report(sub)
     _add_rl(sub)
+    mutate_command.register(sub, [roots, emulators])
     return parser
 
 
@@ -643,7 +645,7 @@ COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": 
             "validate": cmd_validate, "new-scenario": cmd_new_scenario, "drill": cmd_drill,
             "modules": cmd_modules, "comment": cmd_comment, "check": cmd_check,
             "toolchain-key": cmd_toolchain_key, "report": cmd_report, "tasks": cmd_tasks,
-            "serve": cmd_serve}
+            "serve": cmd_serve, "mutate": mutate_command.main}
 
 
 def _add_roots(dirs: list[str]) -> None:

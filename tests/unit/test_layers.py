@@ -74,12 +74,15 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("report", {"kit.report"}),
     # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.
     ("ci", {"kit.ci"}),
+    # Mutation analysis of the grader: mutants of a solution judged statically (ci) and by
+    # runs (the kill matrix's executor).
+    ("mutation", {"kit.mutate"}),
     # Tasks for agents made from the scenarios, graded through the pipeline and reports.
     ("tasks", {"kit.tasks"}),
     # The RL environment over the tasks (OpenEnv's interface and server: the rl extra).
     ("rl", {"kit.rl"}),
     # The command line: everything above is its library.
-    ("commands", {"kit.cli"}),
+    ("commands", {"kit.cli", "kit.mutate.command"}),
 ]
 
 # (importer, imported) -> why the import runs upward. At most three.

@@ -1,0 +1,83 @@
+"""`kit mutate`: generate a solution's mutants, set aside the reviewed equivalents, judge the
+rest (static first, then runs) and score: killed / (mutants - equivalents)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kit.errors import InputError
+from kit.mutate import equivalents, generate
+from kit.mutate import reuse as reused
+from kit.mutate.run import Judged, faults_for, judge_runs, judge_static
+from kit.run.result import RunResult
+from kit.scenario import Scenario
+from kit.validate import Row
+
+
+@dataclass
+class Analysis:
+    """Every mutant's verdict and the score."""
+
+    scenario: str
+    solution: str
+    seed: int
+    all_faults: bool
+    judged: list[Judged]
+
+    def count(self, status: str) -> int:
+        """How many mutants have this status."""
+        return sum(j.status == status for j in self.judged)
+
+    @property
+    def score(self) -> float | None:
+        """killed / (mutants - equivalents); None when every mutant is equivalent."""
+        real = len(self.judged) - self.count("equivalent")
+        return self.count("killed") / real if real else None
+
+    def to_dict(self) -> dict[str, object]:
+        """mutate.json."""
+        return {"scenario": self.scenario, "solution": self.solution, "seed": self.seed,
+                "all_faults": self.all_faults, "score": self.score,
+                "counts": {s: self.count(s) for s in ("killed", "survived", "equivalent",
+                                                      "error")},
+                "mutants": [j.to_dict() for j in self.judged]}
+
+
+def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
+            all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
+            emulator: str = "moto", reuse: list[Path] | None = None,
+            progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
+    """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
+    `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
+    unchanged mutants carry over, a later one's over an earlier one's)."""
+    mutants = generate.mutants(solution)
+    listed = _equivalents(scenario, solution, {m.id for m in mutants})
+    if only:
+        chosen = [m for m in mutants if any(m.id == o or m.id.startswith(o) for o in only)]
+        if not chosen:
+            raise InputError(f"--only {', '.join(only)}: matches no mutant of {solution} "
+                             f"(ids look like {mutants[0].id if mutants else 'none'})")
+        mutants = chosen
+    judged = [Judged(m) for m in mutants]
+    for j in judged:
+        if j.mutant.id in listed:
+            j.status, j.stage, j.reason = "equivalent", "listed", listed[j.mutant.id]
+    undecided = [j for j in judged if j.status != "equivalent"]
+    earlier: dict[str, dict[str, object]] = {}
+    for path in reuse or []:
+        earlier |= reused.load(path, [j.mutant.id for j in undecided])
+    reused.apply(undecided, earlier, lambda j: faults_for(scenario, j.mutant, seed, all_faults))
+    judge_static(scenario, solution, undecided)
+    judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
+               jobs=jobs, emulator=emulator, progress=progress)
+    return Analysis(scenario.name, str(solution), seed, all_faults, judged)
+
+
+def _equivalents(scenario: Scenario, solution: Path, ids: set[str]) -> dict[str, str]:
+    """The scenario's listed equivalents: they are about its golden, so only for it."""
+    path = scenario.directory / equivalents.FILE
+    if solution.resolve() != scenario.golden.resolve():
+        return {}
+    return equivalents.load(path, ids)

@@ -1,0 +1,62 @@
+"""The `kit mutate` subcommand: its options and what it prints."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Add `kit mutate` to the subcommands."""
+    mu = sub.add_parser("mutate", parents=parents,
+                        help="mutation analysis of the grader: judge single mutants of a "
+                        "solution and report the survivors")
+    mu.add_argument("scenario")
+    mu.add_argument("--solution", help="solution directory (default: the golden one)")
+    mu.add_argument("--all", action="store_true", dest="all_faults",
+                    help="run each mutant under every fault (default: one drawn from --seed)")
+    mu.add_argument("--seed", type=int, default=1)
+    mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    mu.add_argument("--only", action="append", metavar="ID",
+                    help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
+    mu.add_argument("--reuse", metavar="PATH", action="append",
+                    help="reuse the verdicts of an earlier kit mutate for the mutants "
+                    "unchanged since (same patch, same faults): its mutate.json, or the "
+                    "output directory of one interrupted (its finished runs); repeatable, "
+                    "later wins")
+    mu.add_argument("--list", action="store_true", help="list the mutants and judge none")
+    mu.add_argument("--out", default="runs")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run `kit mutate`; exit 1 when a mutant survives or a run ends in error."""
+    from kit import cli, scenario
+    from kit.mutate import generate, report
+    from kit.mutate.analysis import analyse
+
+    sc = scenario.load(args.scenario)
+    solution = cli._solution(args.solution, sc.golden, sc.terraform.dir)
+    if args.list:
+        for m in generate.mutants(solution):
+            print(f"{m.id}\t{m.description}")
+        return cli.EXIT_OK
+    emulator, _ = cli._emulator(args)
+    out = Path(args.out) / sc.name / ("mutate-" + time.strftime("%Y%m%d-%H%M%S"))
+    cli.console.print(f"reproduce: kit mutate {sc.name}"
+                      + (f" --solution {args.solution}" if args.solution else "")
+                      + f" --seed {args.seed}" + (" --all" if args.all_faults else "")
+                      + "".join(f" --only {o}" for o in args.only or []))
+    with cli.console.status(f"mutating {sc.name}") as status:
+        analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
+                           jobs=args.jobs, only=args.only, emulator=emulator,
+                           reuse=[Path(p) for p in args.reuse or []],
+                           progress=lambda row, run: status.update(
+                               f"{row.subject} under {row.fault}: {run.outcome}"))
+    cli.show(report.table(analysis))
+    data, md = report.write(analysis, out)
+    cli.console.print(f"{analysis.count('survived')} survivor(s), {analysis.count('error')} "
+                      f"error(s); report in {data} and {md}")
+    bad = analysis.count("survived") + analysis.count("error")
+    return cli.EXIT_FAIL if bad else cli.EXIT_OK
