@@ -18,7 +18,10 @@ which reads them back, authorizes and delivers.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,9 +30,11 @@ from kit import aws
 from kit.gateway.server import Gateway
 from kit.workload.api import Send
 from kit.workload.producer import Target
+from tests.conftest import ROOT
 from tests.integration import iam_env
 from tests.integration.iam_env import Env, allow, doc
 
+KIT = [sys.executable, "-m", "kit.cli"]
 DETAIL_TYPE = "JobSubmitted"
 JOB = {"job_id": "j-1", "scene": "s-1", "frames": 3}
 
@@ -149,3 +154,28 @@ def test_an_event_no_rule_matches_goes_nowhere(env: Env, gw: Gateway) -> None:
     gw.events.put_events(Entries=[{"Source": "someone.else", "DetailType": DETAIL_TYPE,
                                    "Detail": json.dumps(JOB)}])
     assert _bodies(env, url) == [] and _deliveries(gw) == []
+
+
+# -- the acceptance: a solution without the rule's grant fails -------------------------------
+
+def test_an_iam_boundary_solution_without_the_rules_grant_fails(tmp_path: Path) -> None:
+    """Issue 26's acceptance, one run of the kit: variants/iam-boundary/no-queue-policy (the
+    workers' grant in their role's policy, no queue policy at all) loses every job that
+    enters through the jobs rule, and delivery.no_loss names the rule, the queue and the
+    missing grant (and those jobs miss the RTO); nothing else fails, no error of the kit."""
+    out = tmp_path / "runs"
+    done = subprocess.run([*KIT, "validate", "iam-boundary", "--only", "no-queue-policy",
+                           "--jobs", "1", "--out", str(out)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result, = out.glob("iam-boundary/validate-*/no-queue-policy/none-seed*/result.json")
+    found = json.loads(result.read_text())
+    failed = {k for k, v in found["invariants"].items() if v["verdict"] != "pass"}
+    assert failed == {"delivery.no_loss", "recovery.within_rto"}, found["invariants"]
+    no_loss = found["invariants"]["delivery.no_loss"]
+    assert "EventBridge never delivered" in no_loss["summary"]
+    (reason, keys), = no_loss["evidence"]["not_delivered_by_eventbridge"].items()
+    assert "refused by the queue policy of arn:aws:sqs:us-east-1:" in reason
+    assert "events.amazonaws.com needs sqs:SendMessage with aws:SourceArn " \
+        "arn:aws:events:us-east-1:" in reason and ":rule/org-jobs-submitted" in reason
+    assert keys
