@@ -35,20 +35,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kit import aws
+from kit.aws import rule_parts
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sns import service_decision
 from kit.history import bounded
 from kit.recorder import Recorder
 
 SERVICE = "events.amazonaws.com"
-
-
-def rule_parts(arn: str) -> tuple[str, str]:
-    """(bus, rule name) of a rule ARN: `...:rule/NAME` (default bus) or `rule/BUS/NAME`."""
-    path = arn.split(":", 5)[5].split("/")
-    if len(path) == 2:
-        return "default", path[1]
-    return "/".join(path[1:-1]), path[-1]
+__all__ = ["SERVICE", "EventBus", "envelope", "rule_parts", "target_input"]
 
 
 def envelope(entry: Mapping[str, Any], event_id: str, account: str, region: str,

@@ -10,10 +10,10 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from kit import aws
+from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
-from kit.gateway.events import rule_parts
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService
 from kit.run.context import RunContext

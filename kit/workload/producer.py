@@ -12,7 +12,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from kit.gateway.events import rule_parts
+from kit.aws import rule_parts
 from kit.recorder import Recorder
 from kit.workload.api import Described, Send
 
