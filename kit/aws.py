@@ -91,3 +91,17 @@ def topic_subscriptions(sns: Any, topic: str) -> list[dict[str, Any]]:
     """Every subscription of the topic `topic` (ListSubscriptionsByTopic, all pages)."""
     pages = sns.get_paginator("list_subscriptions_by_topic").paginate(TopicArn=topic)
     return [s for page in pages for s in page.get("Subscriptions", [])]
+
+
+def paged(api: Any, method: str, key: str, **params: Any) -> list[dict[str, Any]]:
+    """Every item under `key` of all pages of the paginated call `method`."""
+    pages = api.get_paginator(method).paginate(**params)
+    return [item for page in pages for item in page.get(key, [])]
+
+
+def rule_parts(arn: str) -> tuple[str, str]:
+    """(bus, rule name) of a rule ARN: `...:rule/NAME` (default bus) or `rule/BUS/NAME`."""
+    path = arn.split(":", 5)[5].split("/")
+    if len(path) == 2:
+        return "default", path[1]
+    return "/".join(path[1:-1]), path[-1]

@@ -50,6 +50,7 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "policy": ("arn",),
     "table": ("name", "arn"),
     "function": ("arn", "name"),
+    "rule": ("arn",),  # an EventBridge rule
 }
 # The AWS services a resource kind lives in (a run of a scenario reaches each of them).
 SERVICES: dict[str, tuple[str, ...]] = {
@@ -57,6 +58,7 @@ SERVICES: dict[str, tuple[str, ...]] = {
     "key": ("kms",), "secret": ("secretsmanager",), "topic": ("sns",),
     "table": ("dynamodb",),
     "function": ("lambda",),
+    "rule": ("events",),
 }
 KIT_VALUES = ("harness_arn", "region", "account")
 SPECIAL_TARGETS = ("endpoint.aws", "workers")

@@ -29,7 +29,8 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | second send); optional queue (or topic: an SNS publish),  |
 |                   |               | group, dedup_id.                                          |
 |                   |               | type fail: no message_id; error: str (e.g. AccessDenied) |
-| delivery          | sns           | message_id (SNS), topic, subscription, endpoint (queue    |
+| delivery          | sns / events  | message_id (SNS / event id), topic (or rule), subscription|
+|                   |               | (or the rule's target), endpoint (queue                   |
 |                   |               | ARN), outcome: delivered / filtered / refused / failed /  |
 |                   |               | skipped, reason: str, queue_message_id: str|None, key:    |
 |                   |               | the kit's SNS fan-out, one per subscription of a publish  |
@@ -207,6 +208,7 @@ class Send(Value):
     valid: bool
     queue: str | None = None
     topic: str | None = None  # a publish to an SNS topic: message_id is the SNS one
+    rule: str | None = None  # an event put on a bus for a rule: message_id is the event id
     group: str | None = None
     dedup_id: str | None = None
 
@@ -227,10 +229,12 @@ class SendFailed(Value):
 
 class Delivery(Value):
     """SNS (the kit's fan-out, kit/gateway/sns.py) and one subscription of a published
-    message: delivered, filtered, refused, failed or skipped, and why."""
+    message, or EventBridge (kit/gateway/events.py) and one target of a matching rule:
+    delivered, filtered, refused, failed or skipped, and why."""
 
-    message_id: str  # the SNS message id (the Publish reply's, a topic send's message_id)
-    topic: str
+    message_id: str  # the SNS message id or the event id (what the send recorded)
+    topic: str | None = None  # SNS: the topic published to
+    rule: str | None = None  # EventBridge: the rule whose target this is
     subscription: str
     endpoint: str
     outcome: Literal["delivered", "filtered", "refused", "failed", "skipped"]

@@ -158,11 +158,20 @@ class Messages(Strict):
 class Producer(Strict):
     """Who sends the workload's messages, where, and how fast: to a queue (sqs:SendMessage)
     or to an SNS topic (sns:Publish, delivered by the topic's subscriptions), with optional
-    static string message attributes (SNS MessageAttributes, topics only)."""
+    static string message attributes (SNS MessageAttributes, topics only); or through an
+    EventBridge rule (`rule`, with `queue`): the kit, as the platform, points the rule at
+    the queue (InputPath $.detail: the body is the message) and puts each message as an
+    event of `source` and `detail_type` on the rule's bus, which delivers it through the
+    queue's policy (kit/gateway/events.py); with `direct`, every other message is sent
+    straight to the queue as `role` instead."""
 
     role: str
     queue: str | None = None
     topic: str | None = None
+    rule: str | None = None
+    source: str = ""
+    detail_type: str = ""
+    direct: bool = False
     attributes: dict[str, str] = {}
     interval_seconds: float = Field(0.02, ge=0)
 
@@ -171,6 +180,12 @@ class Producer(Strict):
         if (self.queue is None) == (self.topic is None):
             raise ValueError("give exactly one of queue (a queue resource) or topic (a topic "
                              "resource): where the producer's messages enter")
+        if self.rule is not None and (self.topic is not None or not self.source
+                                      or not self.detail_type):
+            raise ValueError("rule needs queue (the queue the rule delivers to), source and "
+                             "detail_type (the events' fields its pattern matches)")
+        if self.direct and self.rule is None:
+            raise ValueError("direct (every other message straight to the queue) needs rule")
         if self.attributes and self.topic is None:
             raise ValueError("attributes are SNS message attributes: give them with topic")
         for name in self.attributes:
@@ -573,6 +588,8 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
             **({"workload.producer.queue": (workload.producer.queue, "queue")}
                if workload.producer.queue else
                {"workload.producer.topic": (workload.producer.target, "topic")}),
+            **({"workload.producer.rule": (workload.producer.rule, "rule")}
+               if workload.producer.rule else {}),
             f"workload.effects.{workload.effects.field}": (workload.effects.resource,
                                                            workload.effects.kind)}
 

@@ -1,8 +1,9 @@
 """Delivery invariants: where every message ends up (the effects table or the DLQ).
 
 - delivery.no_loss: every distinct valid key sent has an effect row at the end (a key
-  published to a topic that SNS delivered to no queue says why: the filter policy or the
-  queue policy, from the `delivery` ops).
+  published to a topic that SNS delivered to no queue, or put as an event that its rule
+  delivered to no queue, says why: the filter policy or the queue policy, from the
+  `delivery` ops).
 - delivery.poison_to_dlq: every poison message ends in the DLQ within the receive bound
   and is never recorded.
 - delivery.no_valid_in_dlq: no valid message is in the DLQ at the end.
@@ -59,16 +60,25 @@ def check_no_loss(history: History, p: Params) -> CheckResult:
     evidence = {"sent": len(s.valid), "lost": anomaly(lost, example)}
     undelivered = _not_delivered(history, s, lost)
     if undelivered:
-        evidence["not_delivered_by_sns"] = undelivered
+        by = "eventbridge" if _deliverer(history) == "EventBridge" else "sns"
+        evidence[f"not_delivered_by_{by}"] = undelivered
     # Pass rule: no valid message is lost.
     if lost:
         summary = f"{len(lost)} of {len(s.valid)} valid messages lost (e.g. {lost[0]})"
         if undelivered:
             reason, keys = next(iter(undelivered.items()))
-            summary += f"; SNS never delivered {len(keys)} of them to a queue: {reason}"
+            summary += f"; {_deliverer(history)} never delivered {len(keys)} of them to a " \
+                f"queue: {reason}"
     else:
         summary = f"all {len(s.valid)} valid messages took effect"
     return judged(NO_LOSS, not lost, summary, evidence, p)
+
+
+def _deliverer(history: History) -> str:
+    """Who delivers the producer's messages to queues: SNS, EventBridge or both."""
+    found = {op.process for op in history.of_kind("delivery")}
+    names = [n for p, n in (("sns", "SNS"), ("events", "EventBridge")) if p in found]
+    return " or ".join(names) or "SNS"
 
 
 def _not_delivered(history: History, s: Any, lost: list[str]) -> dict[str, list[str]]:

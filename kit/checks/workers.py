@@ -45,12 +45,14 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
     if loops:
         return _crash_loop(loops[0].value, p)
     receives = history.of_kind("receive")
-    # Messages that reached a queue: a publish to a topic counts only once SNS delivered it
-    # somewhere (a message SNS filtered or a queue policy refused was never there to get).
+    # Messages that reached a queue: a publish to a topic (an event for a rule) counts only
+    # once SNS (EventBridge) delivered it somewhere (a message filtered or refused by a queue
+    # policy was never there to get).
     delivered = {op.value.message_id for op in history.of_kind("delivery")
                  if op.value.outcome == "delivered"}
     sends = [op for op in history.of_kind("send")
-             if op.value.topic is None or op.value.message_id in delivered]
+             if (op.value.topic is None and op.value.rule is None)
+             or op.value.message_id in delivered]
     # Never acted: messages reached the queue, and no worker received a single one.
     if sends and not receives:
         denied = [op for op in history.of_kind("authz") if op.process.startswith("worker")

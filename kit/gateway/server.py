@@ -29,7 +29,7 @@ from typing import Any
 import urllib3
 
 from kit import aws
-from kit.gateway import actions, limits, replies, sns, sqs
+from kit.gateway import actions, events, limits, replies, sns, sqs
 from kit.gateway.guard import GatewayError, Guard, Refused
 from kit.gateway.policies import PolicyStore
 from kit.gateway.sessions import Session
@@ -71,6 +71,11 @@ class Gateway:
         # SNS publishes are answered by the kit's fan-out, never by the emulator's.
         self.fanout = sns.Fanout(self.admin_client, self.store, recorder, self.url_of("sqs"),
                                  lambda body: self.key_of(body))
+        # Events for EventBridge rules: put by the kit (the platform's ingest application),
+        # delivered by the kit's bus through the targets' queue policies.
+        self.events = events.EventBus(self.admin_client, self.store, recorder,
+                                      self.url_of("sqs"), lambda body: self.key_of(body),
+                                      account)
         self._pool = urllib3.PoolManager(maxsize=32, retries=False,
                                          timeout=urllib3.Timeout(connect=5, read=60))
         # The upstream may be down (a fault): the caller gets a 502.

@@ -68,9 +68,11 @@ SERVICE = "sns.amazonaws.com"
 XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 
-def service_decision(action: str, resource: Resource, topic: str) -> Decision:
-    """Whether `resource`'s policy lets SNS (the service principal, acting for `topic`) do
-    `action` on it: only a resource policy can grant a service principal."""
+def service_decision(action: str, resource: Resource, topic: str,
+                     service: str = SERVICE) -> Decision:
+    """Whether `resource`'s policy lets a service principal (SNS by default), acting for
+    `topic` (its aws:SourceArn: a topic, an EventBridge rule), do `action` on it: only a
+    resource policy can grant a service principal."""
     if resource.problems:
         return Decision("ImplicitDeny", (), f"the policy of {resource.arn} does not parse: "
                         f"{resource.problems[0]}")
@@ -81,8 +83,8 @@ def service_decision(action: str, resource: Resource, topic: str) -> Decision:
                "aws:ViaAWSService": False, "aws:RequestedRegion": region,
                "aws:CurrentTime": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
                "aws:EpochTime": int(now.timestamp()),
-               "aws:PrincipalServiceName": SERVICE}
-    request = Request(SERVICE, action, resource.arn, context)
+               "aws:PrincipalServiceName": service}
+    request = Request(service, action, resource.arn, context)
     return decide(request, [], boundary=None, sessions=[], resource=resource.policy,
                   scp_levels=[], principal_account=None, trust=False)
 

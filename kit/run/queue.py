@@ -10,6 +10,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from kit import aws
+from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
@@ -44,7 +45,16 @@ class QueueWorkload:
         self.interval = spec.interval_seconds
         self.admin_sqs = ctx.admin("sqs")
         creds = bound.session(spec.role, "producer")
-        if spec.queue is not None:
+        direct = None
+        if spec.rule is not None:
+            assert spec.queue is not None
+            target = self._rule_target(spec.rule, spec.queue, spec.source, spec.detail_type)
+            self.queue_urls = [bound.values[f"{spec.queue}.url"]]
+            if spec.direct:
+                direct = (aws.client("sqs", bound.gateway.url, creds),
+                          Target("queue", spec.queue, self.queue_urls[0]))
+            client: Any = bound.gateway.events
+        elif spec.queue is not None:
             target = Target("queue", spec.queue, bound.values[f"{spec.queue}.url"])
             # The queues quiescence waits on: the producer's, or those its topic feeds.
             self.queue_urls = [target.address]
@@ -53,13 +63,25 @@ class QueueWorkload:
                             spec.attributes)
             self.queue_urls = subscribed_queues(ctx.admin("sns"), self.admin_sqs,
                                                 target.address)
-        self.producer = Producer(
-            aws.client({"queue": "sqs", "topic": "sns"}[target.kind], bound.gateway.url,
-                       creds),
-            target, self.plan, module.describe, spec.interval_seconds, ctx.recorder)
+        if spec.rule is None:
+            client = aws.client({"queue": "sqs", "topic": "sns"}[target.kind],
+                                bound.gateway.url, creds)
+        self.producer = Producer(client, target, self.plan, module.describe,
+                                 spec.interval_seconds, ctx.recorder, direct)
         self.observer = self._observer()
         self.valid = {d.key for d in map(module.describe, (s.body for s in self.plan))
                       if d.valid}
+
+    def _rule_target(self, rule: str, queue: str, source: str, detail_type: str) -> Target:
+        """The rule's Target, once the kit (as the platform team) has pointed the rule at the
+        solution's queue: the event's detail is the message body (InputPath $.detail)."""
+        arn = self.bound.values[f"{rule}.arn"]
+        bus, name = rule_parts(arn)
+        self.ctx.admin("events").put_targets(
+            Rule=name, EventBusName=bus, Targets=[{
+                "Id": "kit-platform", "Arn": self.bound.values[f"{queue}.arn"],
+                "InputPath": "$.detail"}])
+        return Target("rule", rule, arn, {"Source": source, "DetailType": detail_type})
 
     def _refused(self) -> bool:
         """Team mode: whether the workers' role refuses the service they run as now; then
