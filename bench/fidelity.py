@@ -58,7 +58,9 @@ BY_HAND = {
         "account id, asked for as variables without defaults (its README)",
 }
 # A host outside the sandbox the deploy tried to reach: the example needs the internet.
-_INTERNET = re.compile(r"dial tcp: lookup (?P<host>[\w.-]+)(?: on [\d.:]+)?: no such host")
+# Terraform wraps a diagnostic's detail at its width, so any blank may be a line break.
+_INTERNET = re.compile(r"dial tcp: lookup\s+(?P<host>[\w.-]+)(?:\s+on\s+[\d.:]+)?:\s+"
+                       r"no\s+such\s+host")
 _REPOSITORY = re.compile(r"^repository: https://github\.com/(?P<owner>[\w.-]+)/", re.M)
 # The bench's own limits: an example of the corpus applies in under two minutes even on a
 # loaded machine; one that hangs (LocalStack's external KMS keys never leave Creating) is a

@@ -219,3 +219,22 @@ def test_an_emulator_that_ran_fewer_examples_is_said_so() -> None:
     table = fidelity_report.scores(OUTCOMES[:5], [])
     assert "LocalStack ran 1 of the 4 examples" in table
     assert "Not measured everywhere" not in fidelity_report.scores(OUTCOMES, [])
+
+
+def test_a_host_the_example_reaches_is_out_of_scope_even_where_terraform_wraps_it() -> None:
+    # iam/iam-oidc-provider's tls_certificate, as Terraform printed it (wrapped at 80).
+    diagnostics = (
+        "Error: Failed to identify fetch peer certificates\n\n  with module.github_oidc_"
+        "iam_provider.data.tls_certificate.this[0],\n\nfailed to fetch certificates from "
+        "URL 'https': Get\n\"https://token.actions.githubusercontent.com:443\": dial tcp: "
+        "lookup\ntoken.actions.githubusercontent.com: no such host\n")
+    outcome = fidelity.Outcome("iam/iam-oidc-provider", "passed")
+    failure = fidelity.DeployFailure("apply", diagnostics)
+    fidelity._failed(outcome, "apply", failure)
+    assert (outcome.status, outcome.blame) == ("out of scope", "")
+    assert outcome.cause == ("needs the internet: reached for "
+                             "token.actions.githubusercontent.com at apply")
+    local = diagnostics.replace("token.actions.githubusercontent.com", "sqs.127.0.0.1")
+    fidelity._failed(outcome := fidelity.Outcome("x", "passed"), "apply",
+                     fidelity.DeployFailure("apply", local))
+    assert outcome.status == "failed"  # the emulator's own address: no internet needed
