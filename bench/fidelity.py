@@ -41,6 +41,7 @@ from bench import fidelity_report as report  # noqa: E402
 from bench import fidelity_sources  # noqa: E402
 from bench.fidelity_scope import Scope  # noqa: E402
 from bench.run import write_block  # noqa: E402
+from kit import settings  # noqa: E402
 from kit.deploy import terraform  # noqa: E402
 from kit.deploy.override import SERVICES  # noqa: E402
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
@@ -61,6 +62,9 @@ BY_HAND = {
 # Terraform wraps a diagnostic's detail at its width, so any blank may be a line break.
 _INTERNET = re.compile(r"dial tcp: lookup\s+(?P<host>[\w.-]+)(?:\s+on\s+[\d.:]+)?:\s+"
                        r"no\s+such\s+host")
+# A provider's selection in a lock file (Terraform, "Dependency Lock File").
+_LOCKED = re.compile(r'^provider "registry\.terraform\.io/hashicorp/([\w-]+)" \{\n'
+                     r'\s+version\s+=\s+"([^"]+)"', re.M)
 _REPOSITORY = re.compile(r"^repository: https://github\.com/(?P<owner>[\w.-]+)/", re.M)
 # The bench's own limits: an example of the corpus applies in under two minutes even on a
 # loaded machine; one that hangs (LocalStack's external KMS keys never leave Creating) is a
@@ -142,6 +146,29 @@ def _failed(outcome: Outcome, stage: str, failure: KitError | SolutionError) -> 
         outcome.cause = str(failure)[:300]
 
 
+def locked_elsewhere(example: Path) -> list[str]:
+    """The providers the example's own lock file selects at another version than the
+    kit's mirror has, as 'hashicorp/aws 3.32.0 (the mirror: 6.48.0)'."""
+    lock = example / ".terraform.lock.hcl"
+    text = lock.read_text() if lock.is_file() else ""
+    specs = settings.provider_specs()
+    return [f"hashicorp/{name} {version} (the mirror: {specs[name]['version']})"
+            for name, version in _LOCKED.findall(text)
+            if name in specs and specs[name]["version"] != version]
+
+
+def _blame_the_lock(outcome: Outcome, example: Path) -> None:
+    """A stack whose lock file selects other provider versions than the mirror's, blamed
+    for a failure on the mirror's: the kit's `error`. `terraform init` installs what the
+    lock selects (Terraform, "Dependency Lock File"), so on AWS it runs on those; the kit
+    can only run it on its own (a run never reads a lock file, kit/deploy/intake.py)."""
+    elsewhere = locked_elsewhere(example)
+    if outcome.blame == "fail" and elsewhere:
+        outcome.blame = "error"
+        outcome.cause = (f"provider versions: its .terraform.lock.hcl selects "
+                         f"{', '.join(elsewhere)}; on the mirror's: {outcome.cause}")[:300]
+
+
 def _read_back(outcome: Outcome, tf: Terraform) -> None:
     """The plan after the apply: known divergences are noted, any other change fails it."""
     changes = readback.pending(tf)
@@ -186,6 +213,7 @@ def deploy(example: Path, sandbox: Sandbox, outcome: Outcome) -> Outcome:
             outcome.timings[stage] = round(time.perf_counter() - begun, 2)
     except (KitError, SolutionError) as failure:
         _failed(outcome, stage, failure)
+        _blame_the_lock(outcome, example)
     finally:
         for made in ((workdir / "solution", workdir / "home") if top else (workdir,)):
             shutil.rmtree(made, ignore_errors=True)

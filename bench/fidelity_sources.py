@@ -32,8 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.fidelity_vendor import newest_tag, rewrite  # noqa: E402
 
 VENDORED = Path(__file__).resolve().parent.parent / "fidelity" / "vendored"
-# Files an example does not need to apply: documentation, pictures, lock files, tests.
-SKIPPED = re.compile(r"(\.md|\.png|\.jpe?g|\.gif|\.svg|\.terraform\.lock\.hcl|\.gitignore|"
+# Files an example does not need to apply: documentation, pictures, tests. Its lock file
+# is kept: it says which provider versions the stack was applied with (make fidelity names
+# a failure on other versions than those the kit's own; Terraform never sees the file).
+SKIPPED = re.compile(r"(\.md|\.png|\.jpe?g|\.gif|\.svg|\.gitignore|"
                      r"example-pattern\.json|README\.yaml|atmos\.yaml)$|(^|/)(test|\.github)/")
 _REGISTRY = re.compile(r"^([\w-]+)/([\w-]+)/([\w-]+)(?://(.+))?$")
 

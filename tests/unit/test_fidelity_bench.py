@@ -238,3 +238,42 @@ def test_a_host_the_example_reaches_is_out_of_scope_even_where_terraform_wraps_i
     fidelity._failed(outcome := fidelity.Outcome("x", "passed"), "apply",
                      fidelity.DeployFailure("apply", local))
     assert outcome.status == "failed"  # the emulator's own address: no internet needed
+
+
+LOCK = '''# This file is maintained automatically by "terraform init".
+provider "registry.terraform.io/hashicorp/aws" {
+  version     = "3.32.0"
+  constraints = ">= 2.70.0, >= 3.20.0"
+  hashes = [
+    "h1:tY5R3hRBB1v8v3MT+ofoCJ/Vz/b/4PXo3xtBKtw7T4A=",
+  ]
+}
+
+provider "registry.terraform.io/hashicorp/random" {
+  version     = "%s"
+}
+'''
+
+
+def test_a_failure_on_other_provider_versions_than_the_stacks_lock_file_is_the_kits(
+        tmp_path: Path) -> None:
+    # learn-terraform-rds's lock file (aws 3.32.0): on 6.48 its vpc module's
+    # enable_classiclink is an unsupported argument (removed in aws 5.0).
+    random = fidelity.settings.RANDOM_PROVIDER["version"]
+    (tmp_path / ".terraform.lock.hcl").write_text(LOCK % random)
+    assert fidelity.locked_elsewhere(tmp_path) == [
+        f"hashicorp/aws 3.32.0 (the mirror: {fidelity.settings.AWS_PROVIDER['version']})"]
+    cause = "Error: Unsupported argument on main.tf line 36"
+    outcome = fidelity.Outcome("learn-terraform-rds", "failed", blame="fail", cause=cause)
+    fidelity._blame_the_lock(outcome, tmp_path)
+    assert outcome.blame == "error"
+    assert outcome.cause.startswith("provider versions: its .terraform.lock.hcl selects "
+                                    "hashicorp/aws 3.32.0 (the mirror: ")
+    assert outcome.cause.endswith(cause)
+    # The mirror's own versions, or no lock file at all: the failure stays the example's.
+    (tmp_path / ".terraform.lock.hcl").write_text(
+        (LOCK % random).replace("3.32.0", fidelity.settings.AWS_PROVIDER["version"]))
+    for where in (tmp_path, tmp_path / "absent"):
+        kept = fidelity.Outcome("x", "failed", blame="fail", cause=cause)
+        fidelity._blame_the_lock(kept, where)
+        assert (kept.blame, kept.cause) == ("fail", cause)
