@@ -171,7 +171,12 @@ def _blame_the_lock(outcome: Outcome, example: Path) -> None:
 
 def _read_back(outcome: Outcome, tf: Terraform) -> None:
     """The plan after the apply: known divergences are noted, any other change fails it."""
-    changes = readback.pending(tf)
+    logs = os.environ.get("FIDELITY_LOGS")
+    keep = Path(logs) / f"{outcome.emulator}_{outcome.name.replace('/', '_')}.plan.json" \
+        if logs else None
+    if keep is not None:
+        keep.parent.mkdir(parents=True, exist_ok=True)
+    changes = readback.pending(tf, keep)
     outcome.pending_changes = [str(c) for c in changes]
     outcome.read_back = sorted({c.divergence for c in changes if c.divergence})
     left = readback.unexplained(changes)
