@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import requests
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -259,7 +261,7 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
                 continue
             # moto resets at once. LocalStack restarts to reset (seconds), so only after an
             # example that may have left something: one that did not destroy what it made.
-            sandbox.moto.reset()
+            _reset(sandbox)
             if not clean and sandbox.localstack is not None:
                 sandbox.localstack.reset()
             outcomes.append(deploy(example, sandbox, outcome))
@@ -267,6 +269,19 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
             _kept([outcome])
             print(f"[{emulator}] {report.row(outcome)}", flush=True)
     return outcomes
+
+
+def _reset(sandbox: Sandbox, tries: int = 3) -> None:
+    """moto reset for the next example; on a loaded machine its answer can take longer
+    than the reset's own limit (seen at a load of 50 after an RDS example), which is no
+    reason to lose the whole run: tried again, each try with that limit."""
+    for attempt in range(tries):
+        try:
+            sandbox.moto.reset()
+            return
+        except requests.RequestException:
+            if attempt == tries - 1:
+                raise
 
 
 def _kept(outcomes: list[Outcome]) -> None:
