@@ -54,3 +54,25 @@ def test_a_customer_gateway_reads_back_its_device_name_and_extended_asn(
     assert found[named["CustomerGatewayId"]].get("DeviceName") == "edge-1"
     assert found[extended["CustomerGatewayId"]].get("BgpAsnExtended") == "2147483648"
     assert "DeviceName" not in found[extended["CustomerGatewayId"]]
+
+
+def test_an_inventory_configuration_reads_back_as_put(sandbox: Sandbox) -> None:
+    """AWS S3 API reference, PutBucketInventoryConfiguration and
+    GetBucketInventoryConfiguration: the InventoryConfiguration read back is the one put,
+    IncludedObjectVersions ("All" | "Current") and the destination's InventoryEncryption
+    (SSE-S3, an empty element) included. moto 5.2 answered "All" and an empty Encryption,
+    and s3-bucket/s3-inventory and s3-analytics did not read back."""
+    s3 = aws.client("s3", sandbox.moto.url)
+    for bucket in ("inventory-source", "inventory-target"):
+        s3.create_bucket(Bucket=bucket)
+    s3.put_bucket_inventory_configuration(
+        Bucket="inventory-source", Id="daily", InventoryConfiguration={
+            "Id": "daily", "IsEnabled": True, "IncludedObjectVersions": "Current",
+            "Schedule": {"Frequency": "Daily"},
+            "Destination": {"S3BucketDestination": {
+                "Bucket": "arn:aws:s3:::inventory-target", "Format": "CSV",
+                "Encryption": {"SSES3": {}}}}})
+    found = s3.get_bucket_inventory_configuration(Bucket="inventory-source", Id="daily")[
+        "InventoryConfiguration"]
+    assert found["IncludedObjectVersions"] == "Current"
+    assert found["Destination"]["S3BucketDestination"]["Encryption"] == {"SSES3": {}}
