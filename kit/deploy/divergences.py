@@ -297,6 +297,13 @@ READ_BACK: tuple[ReadBack, ...] = (
         "disabled and reports the replica's own settings (RDS API reference, "
         "CreateDBInstanceReadReplica)",
         "rds/replica-postgres, rds/cross-region-replica-postgres", when="replicate_source_db"),
+    ReadBack(
+        "s3.replication-rule-filters", r"^aws_s3_bucket_replication_configuration$", r"^rule$",
+        "moto's GetBucketReplication drops a rule's Filter.And (its prefix and tags) and its "
+        "SourceSelectionCriteria (ReplicaModifications, SseKmsEncryptedObjects) after "
+        "PutBucketReplication stored them; AWS returns the rules as put (S3 API reference, "
+        "GetBucketReplication, ReplicationRule)",
+        "s3-bucket/s3-replication"),
 )
 
 

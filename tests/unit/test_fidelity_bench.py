@@ -75,6 +75,9 @@ def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     ("aws_db_parameter_group", "update", ["parameter"], "rds.parameter-group-parameters"),
     ("aws_db_instance", "update", ["parameter"], None),
     ("aws_sns_topic", "update", [], None),
+    ("aws_s3_bucket_replication_configuration", "update", ["rule"],
+     "s3.replication-rule-filters"),
+    ("aws_s3_bucket_replication_configuration", "update", ["rule", "role"], None),
 ])
 def test_read_back_gap(kind: str, action: str, attributes: list[str], known: str | None) -> None:
     assert divergences.read_back_gap(kind, action, attributes) == known
