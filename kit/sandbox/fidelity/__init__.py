@@ -82,6 +82,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
     "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
             sqs.receives_are_atomic, sqs.deduplication_outlives_deletion,
             sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire,
+            sqs.redrive_policy_reads_back_compact,
             lambda_esm.event_source_mappings_left_to_the_kit),
 }
 FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)
