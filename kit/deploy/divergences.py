@@ -304,6 +304,14 @@ READ_BACK: tuple[ReadBack, ...] = (
         "PutBucketReplication stored them; AWS returns the rules as put (S3 API reference, "
         "GetBucketReplication, ReplicationRule)",
         "s3-bucket/s3-replication"),
+    ReadBack(
+        "ec2.vpc-endpoint-interfaces", r"^aws_vpc_endpoint$",
+        r"^(subnet_configuration|network_interface_ids|dns_options)$",
+        "moto gives an interface endpoint's network interfaces addresses of its own, not "
+        "the SubnetConfiguration.N Ipv4 the request asked for, and its DescribeVpcEndpoints "
+        "has no DnsOptions; AWS uses the requested addresses and returns DnsOptions (EC2 API "
+        "reference, CreateVpcEndpoint, SubnetConfiguration, DnsOptionsSpecification)",
+        "vpc/complete"),
 )
 
 

@@ -78,6 +78,9 @@ def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     ("aws_s3_bucket_replication_configuration", "update", ["rule"],
      "s3.replication-rule-filters"),
     ("aws_s3_bucket_replication_configuration", "update", ["rule", "role"], None),
+    ("aws_vpc_endpoint", "update", ["dns_options", "subnet_configuration"],
+     "ec2.vpc-endpoint-interfaces"),
+    ("aws_vpc_endpoint", "update", ["policy"], None),
 ])
 def test_read_back_gap(kind: str, action: str, attributes: list[str], known: str | None) -> None:
     assert divergences.read_back_gap(kind, action, attributes) == known
