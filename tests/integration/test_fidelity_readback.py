@@ -91,3 +91,16 @@ def test_a_redrive_policy_reads_back_as_compact_json(sandbox: Sandbox) -> None:
     sqs.set_queue_attributes(QueueUrl=queue, Attributes={"RedrivePolicy": sent})
     read = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["RedrivePolicy"])
     assert read["Attributes"]["RedrivePolicy"] == sent
+
+
+def test_dhcp_options_read_back_the_tags_they_were_created_with(sandbox: Sandbox) -> None:
+    """AWS EC2 API reference, CreateDhcpOptions, TagSpecification.N ("The tags to assign to
+    the DHCP option"), and DescribeDhcpOptions, which returns them: moto 5.2 dropped them
+    (vpc/complete planned its DHCP options' tags again after the apply)."""
+    ec2 = aws.client("ec2", sandbox.moto.url)
+    made = ec2.create_dhcp_options(
+        DhcpConfigurations=[{"Key": "domain-name", "Values": ["service.consul"]}],
+        TagSpecifications=[{"ResourceType": "dhcp-options",
+                            "Tags": [{"Key": "Name", "Value": "ex-solution"}]}])["DhcpOptions"]
+    found = ec2.describe_dhcp_options(DhcpOptionsIds=[made["DhcpOptionsId"]])["DhcpOptions"][0]
+    assert found.get("Tags") == [{"Key": "Name", "Value": "ex-solution"}]

@@ -33,7 +33,8 @@ PLAN = {"resource_changes": [
     _change("aws_sqs_queue.b", "aws_sqs_queue", ["update"],
             {"redrive_policy": ""}, {"redrive_policy": "{\"maxReceiveCount\":3}"}),
     _change("aws_customer_gateway.c", "aws_customer_gateway", ["delete", "create"],
-            {"bgp_asn": "65000"}, {"bgp_asn": "65000", "device_name": "x"}),
+            {"bgp_asn": "65000", "ip_address": "203.0.113.1"},
+            {"bgp_asn": "65000", "ip_address": "203.0.113.2"}),
     {**_change("aws_db_instance.d", "aws_db_instance", ["delete", "create"],
                {"arn": "a", "engine_version": "19"}, {"arn": None, "engine_version": "19.0"}),
      "change": {"actions": ["delete", "create"], "before": {"arn": "a", "engine_version": "19"},
@@ -56,7 +57,7 @@ def test_read_back_names_the_attributes_that_differ_and_the_known_divergence() -
     assert topic.divergence == "sns.feedback-attributes"
     assert (queue.action, queue.attributes, queue.divergence) == \
         ("update", ("redrive_policy",), None)
-    assert (gateway.action, gateway.attributes) == ("replace", ("device_name",))
+    assert (gateway.action, gateway.attributes) == ("replace", ("ip_address",))
     # A replacement: the attributes that force it, not the computed ones it renews.
     assert (instance.action, instance.attributes) == ("replace", ("engine_version",))
 
@@ -81,6 +82,10 @@ def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     ("aws_vpc_endpoint", "update", ["dns_options", "subnet_configuration"],
      "ec2.vpc-endpoint-interfaces"),
     ("aws_vpc_endpoint", "update", ["policy"], None),
+    # A replacement only where the divergence says its attributes force one.
+    ("aws_customer_gateway", "replace", ["device_name"], "localstack.customer-gateway-settings"),
+    ("aws_customer_gateway", "replace", ["ip_address"], None),
+    ("aws_vpc_dhcp_options", "replace", ["tags"], None),
 ])
 def test_read_back_gap(kind: str, action: str, attributes: list[str], known: str | None) -> None:
     assert divergences.read_back_gap(kind, action, attributes) == known

@@ -212,3 +212,30 @@ def customer_gateways_keep_their_settings() -> None:
 
     create_customer_gateway._kit_fix = True  # type: ignore[attr-defined]
     CustomerGateways.create_customer_gateway = create_customer_gateway  # type: ignore[method-assign]
+
+
+def dhcp_options_keep_their_tags() -> None:
+    """A DHCP options set keeps the tags its CreateDhcpOptions gave (TagSpecification).
+
+    AWS (EC2 API reference, CreateDhcpOptions, TagSpecification.N: "The tags to assign to
+    the DHCP option"; DescribeDhcpOptions returns them as Tags). moto 5.2 drops them, so
+    terraform-aws-modules/vpc's complete example plans its DHCP options' tags again right
+    after the apply.
+    """
+    from moto.ec2.responses.dhcp_options import DHCPOptions
+
+    if getattr(DHCPOptions.create_dhcp_options, "_kit_fix", False):
+        return
+    create = DHCPOptions.create_dhcp_options
+
+    def create_dhcp_options(self: Any) -> Any:
+        backend = self.ec2_backend
+        before = set(backend.dhcp_options_sets)
+        result = create(self)
+        tags = self._parse_tag_specification().get("dhcp-options", {})
+        for options_id in set(backend.dhcp_options_sets) - before:
+            backend.dhcp_options_sets[options_id].add_tags(tags)
+        return result
+
+    create_dhcp_options._kit_fix = True  # type: ignore[attr-defined]
+    DHCPOptions.create_dhcp_options = create_dhcp_options  # type: ignore[method-assign]
