@@ -314,7 +314,7 @@ READ_BACK: tuple[ReadBack, ...] = (
         "the SubnetConfiguration.N Ipv4 the request asked for, and its DescribeVpcEndpoints "
         "has no DnsOptions; AWS uses the requested addresses and returns DnsOptions (EC2 API "
         "reference, CreateVpcEndpoint, SubnetConfiguration, DnsOptionsSpecification)",
-        "vpc/complete"),
+        "vpc/complete", replaces=True),
     # LocalStack serves EC2 from its own bundled moto, which the kit's fixes
     # (kit/sandbox/fidelity/ec2.py: customer gateways, DHCP options' tags) do not reach.
     ReadBack(

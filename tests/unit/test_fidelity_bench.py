@@ -82,6 +82,7 @@ def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     ("aws_vpc_endpoint", "update", ["dns_options", "subnet_configuration"],
      "ec2.vpc-endpoint-interfaces"),
     ("aws_vpc_endpoint", "update", ["policy"], None),
+    ("aws_vpc_endpoint", "replace", ["dns_options"], "ec2.vpc-endpoint-interfaces"),
     # A replacement only where the divergence says its attributes force one.
     ("aws_customer_gateway", "replace", ["device_name"], "localstack.customer-gateway-settings"),
     ("aws_customer_gateway", "replace", ["ip_address"], None),
