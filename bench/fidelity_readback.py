@@ -29,6 +29,9 @@ class Change:
     action: str  # update | replace | create | delete
     attributes: tuple[str, ...]  # the top-level attributes that differ
     divergence: str | None  # the known read-back divergence that explains it
+    # Every differing attribute is only unknown until the apply (no new value): it follows
+    # from another pending change (a policy document built from a topic being updated).
+    derived: bool = False
 
     def __str__(self) -> str:
         shown = ", ".join(self.attributes[:4]) + (" …" if len(self.attributes) > 4 else "")
@@ -70,7 +73,11 @@ def changes_of(shown: dict[str, Any]) -> list[Change]:
         attributes = _differing(change)
         known = divergences.read_back_gap(resource["type"], action, list(attributes),
                                           change.get("after") or {})
-        found.append(Change(resource["address"], resource["type"], action, attributes, known))
+        unknown = change.get("after_unknown") or {}
+        derived = action == "update" and bool(attributes) and \
+            all(unknown.get(a) is True for a in attributes)
+        found.append(Change(resource["address"], resource["type"], action, attributes, known,
+                            derived))
     return found
 
 
@@ -101,5 +108,9 @@ def differences(shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def unexplained(changes: list[Change]) -> list[Change]:
-    """The changes no known read-back divergence explains."""
+    """The changes no known read-back divergence explains: a derived change (its values
+    only unknown until the apply) is explained when every change it could follow from is."""
+    roots = [c for c in changes if not c.derived]
+    if roots and all(c.divergence for c in roots):
+        return []
     return [c for c in changes if c.divergence is None]

@@ -289,3 +289,24 @@ def test_a_failure_on_other_provider_versions_than_the_stacks_lock_file_is_the_k
         kept = fidelity.Outcome("x", "failed", blame="fail", cause=cause)
         fidelity._blame_the_lock(kept, where)
         assert (kept.blame, kept.cause) == ("fail", cause)
+
+
+def test_a_change_only_unknown_until_the_apply_follows_the_known_divergence_it_depends_on(
+        ) -> None:
+    # sns-topic/complete on LocalStack: the topic's feedback attributes do not read back,
+    # so the policy documents built from the topic are unknown in the same plan.
+    topic = PLAN["resource_changes"][2]
+    policy = {**_change("aws_sns_topic_policy.p", "aws_sns_topic_policy", ["update"],
+                        {"policy": "{}"}, {"policy": None})}
+    policy["change"]["after_unknown"] = {"policy": True}
+    changes = fidelity_readback.changes_of({"resource_changes": [topic, policy]})
+    assert [c.derived for c in changes] == [False, True]
+    assert fidelity_readback.unexplained(changes) == []
+    # With an unexplained change beside it, the derived one is not explained either.
+    queue = PLAN["resource_changes"][3]
+    changes = fidelity_readback.changes_of({"resource_changes": [topic, policy, queue]})
+    assert [c.address for c in fidelity_readback.unexplained(changes)] == [
+        "aws_sns_topic_policy.p", "aws_sqs_queue.b"]
+    # Alone, a derived change has nothing to follow from.
+    alone = fidelity_readback.changes_of({"resource_changes": [policy]})
+    assert [c.address for c in fidelity_readback.unexplained(alone)] == ["aws_sns_topic_policy.p"]
