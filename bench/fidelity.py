@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import requests
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -41,6 +43,7 @@ from bench import fidelity_report as report  # noqa: E402
 from bench import fidelity_sources  # noqa: E402
 from bench.fidelity_scope import Scope  # noqa: E402
 from bench.run import write_block  # noqa: E402
+from kit import settings  # noqa: E402
 from kit.deploy import terraform  # noqa: E402
 from kit.deploy.override import SERVICES  # noqa: E402
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
@@ -58,7 +61,12 @@ BY_HAND = {
         "account id, asked for as variables without defaults (its README)",
 }
 # A host outside the sandbox the deploy tried to reach: the example needs the internet.
-_INTERNET = re.compile(r"dial tcp: lookup (?P<host>[\w.-]+)(?: on [\d.:]+)?: no such host")
+# Terraform wraps a diagnostic's detail at its width, so any blank may be a line break.
+_INTERNET = re.compile(r"dial tcp: lookup\s+(?P<host>[\w.-]+)(?:\s+on\s+[\d.:]+)?:\s+"
+                       r"no\s+such\s+host")
+# A provider's selection in a lock file (Terraform, "Dependency Lock File").
+_LOCKED = re.compile(r'^provider "registry\.terraform\.io/hashicorp/([\w-]+)" \{\n'
+                     r'\s+version\s+=\s+"([^"]+)"', re.M)
 _REPOSITORY = re.compile(r"^repository: https://github\.com/(?P<owner>[\w.-]+)/", re.M)
 # The bench's own limits: an example of the corpus applies in under two minutes even on a
 # loaded machine; one that hangs (LocalStack's external KMS keys never leave Creating) is a
@@ -140,9 +148,37 @@ def _failed(outcome: Outcome, stage: str, failure: KitError | SolutionError) -> 
         outcome.cause = str(failure)[:300]
 
 
+def locked_elsewhere(example: Path) -> list[str]:
+    """The providers the example's own lock file selects at another version than the
+    kit's mirror has, as 'hashicorp/aws 3.32.0 (the mirror: 6.48.0)'."""
+    lock = example / ".terraform.lock.hcl"
+    text = lock.read_text() if lock.is_file() else ""
+    specs = settings.provider_specs()
+    return [f"hashicorp/{name} {version} (the mirror: {specs[name]['version']})"
+            for name, version in _LOCKED.findall(text)
+            if name in specs and specs[name]["version"] != version]
+
+
+def _blame_the_lock(outcome: Outcome, example: Path) -> None:
+    """A stack whose lock file selects other provider versions than the mirror's, blamed
+    for a failure on the mirror's: the kit's `error`. `terraform init` installs what the
+    lock selects (Terraform, "Dependency Lock File"), so on AWS it runs on those; the kit
+    can only run it on its own (a run never reads a lock file, kit/deploy/intake.py)."""
+    elsewhere = locked_elsewhere(example)
+    if outcome.blame == "fail" and elsewhere:
+        outcome.blame = "error"
+        outcome.cause = (f"provider versions: its .terraform.lock.hcl selects "
+                         f"{', '.join(elsewhere)}; on the mirror's: {outcome.cause}")[:300]
+
+
 def _read_back(outcome: Outcome, tf: Terraform) -> None:
     """The plan after the apply: known divergences are noted, any other change fails it."""
-    changes = readback.pending(tf)
+    logs = os.environ.get("FIDELITY_LOGS")
+    keep = Path(logs) / f"{outcome.emulator}_{outcome.name.replace('/', '_')}.plan.json" \
+        if logs else None
+    if keep is not None:
+        keep.parent.mkdir(parents=True, exist_ok=True)
+    changes = readback.pending(tf, keep)
     outcome.pending_changes = [str(c) for c in changes]
     outcome.read_back = sorted({c.divergence for c in changes if c.divergence})
     left = readback.unexplained(changes)
@@ -184,6 +220,7 @@ def deploy(example: Path, sandbox: Sandbox, outcome: Outcome) -> Outcome:
             outcome.timings[stage] = round(time.perf_counter() - begun, 2)
     except (KitError, SolutionError) as failure:
         _failed(outcome, stage, failure)
+        _blame_the_lock(outcome, example)
     finally:
         for made in ((workdir / "solution", workdir / "home") if top else (workdir,)):
             shutil.rmtree(made, ignore_errors=True)
@@ -224,7 +261,7 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
                 continue
             # moto resets at once. LocalStack restarts to reset (seconds), so only after an
             # example that may have left something: one that did not destroy what it made.
-            sandbox.moto.reset()
+            _reset(sandbox)
             if not clean and sandbox.localstack is not None:
                 sandbox.localstack.reset()
             outcomes.append(deploy(example, sandbox, outcome))
@@ -232,6 +269,19 @@ def run(emulator: str, only: list[str]) -> list[Outcome]:
             _kept([outcome])
             print(f"[{emulator}] {report.row(outcome)}", flush=True)
     return outcomes
+
+
+def _reset(sandbox: Sandbox, tries: int = 3) -> None:
+    """moto reset for the next example; on a loaded machine its answer can take longer
+    than the reset's own limit (seen at a load of 50 after an RDS example), which is no
+    reason to lose the whole run: tried again, each try with that limit."""
+    for attempt in range(tries):
+        try:
+            sandbox.moto.reset()
+            return
+        except requests.RequestException:
+            if attempt == tries - 1:
+                raise
 
 
 def _kept(outcomes: list[Outcome]) -> None:
@@ -254,10 +304,17 @@ def run_all(emulators: list[str], only: list[str]) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="kit-fidelity-") as tmp:
         children = {e: (_child(e, only, Path(tmp) / f"{e}.jsonl"), Path(tmp) / f"{e}.jsonl")
                     for e in emulators}
-        for emulator, (child, _) in children.items():
-            if child.wait() != 0:
-                raise SystemExit(f"the {emulator} run of the fidelity bench failed "
-                                 f"(exit {child.returncode})")
+        # Every child is waited for: one that failed must not end the others' runs (their
+        # outcomes went with the temporary directory: LocalStack's 55 of 77 examples).
+        failed = [f"{e} (exit {child.returncode})" for e, (child, _) in children.items()
+                  if child.wait() != 0]
+        if failed:
+            kept = Path(tempfile.mkdtemp(prefix="kit-fidelity-kept-"))
+            for _, out in children.values():
+                if out.exists():
+                    shutil.copy(out, kept / out.name)
+            raise SystemExit(f"the fidelity bench's run failed on {', '.join(failed)}; what "
+                             f"each run measured is kept in {kept} (FIDELITY_MERGE=...)")
         return merged([out for _, out in children.values()])
 
 

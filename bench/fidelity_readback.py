@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kit.deploy import divergences
@@ -28,6 +29,9 @@ class Change:
     action: str  # update | replace | create | delete
     attributes: tuple[str, ...]  # the top-level attributes that differ
     divergence: str | None  # the known read-back divergence that explains it
+    # Every differing attribute is only unknown until the apply (no new value): it follows
+    # from another pending change (a policy document built from a topic being updated).
+    derived: bool = False
 
     def __str__(self) -> str:
         shown = ", ".join(self.attributes[:4]) + (" …" if len(self.attributes) > 4 else "")
@@ -69,18 +73,44 @@ def changes_of(shown: dict[str, Any]) -> list[Change]:
         attributes = _differing(change)
         known = divergences.read_back_gap(resource["type"], action, list(attributes),
                                           change.get("after") or {})
-        found.append(Change(resource["address"], resource["type"], action, attributes, known))
+        unknown = change.get("after_unknown") or {}
+        derived = action == "update" and bool(attributes) and \
+            all(unknown.get(a) is True for a in attributes)
+        found.append(Change(resource["address"], resource["type"], action, attributes, known,
+                            derived))
     return found
 
 
-def pending(tf: Terraform) -> list[Change]:
-    """What a plan right after the apply would still change."""
+def pending(tf: Terraform, keep: Path | None = None) -> list[Change]:
+    """What a plan right after the apply would still change (`keep`: a file to write each
+    pending change's differing values to, to classify it)."""
     # Through the deploy stage's own command path (confinement, classification of a plan
     # that fails), as Terraform.pending_changes plans.
     tf._cli("plan", "plan", "-input=false", "-no-color", f"-out={PLAN}")
-    return changes_of(json.loads(tf._cli("plan", "show", "-json", PLAN).stdout))
+    shown = json.loads(tf._cli("plan", "show", "-json", PLAN).stdout)
+    found = changes_of(shown)
+    if keep is not None and found:
+        keep.write_text(json.dumps(differences(shown), indent=1, default=str))
+    return found
+
+
+def differences(shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each pending change's differing attributes, before and after."""
+    out: dict[str, dict[str, Any]] = {}
+    for resource in shown.get("resource_changes", []):
+        change = resource.get("change", {})
+        if resource.get("mode") != "managed" or _action(change.get("actions", [])) is None:
+            continue
+        before, after = change.get("before") or {}, change.get("after") or {}
+        out[resource["address"]] = {k: {"before": before.get(k), "after": after.get(k)}
+                                    for k in _differing(change)}
+    return out
 
 
 def unexplained(changes: list[Change]) -> list[Change]:
-    """The changes no known read-back divergence explains."""
+    """The changes no known read-back divergence explains: a derived change (its values
+    only unknown until the apply) is explained when every change it could follow from is."""
+    roots = [c for c in changes if not c.derived]
+    if roots and all(c.divergence for c in roots):
+        return []
     return [c for c in changes if c.divergence is None]

@@ -20,7 +20,6 @@ fidelity` runs what is vendored and names the sources it did not find.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -30,11 +29,13 @@ from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fidelity_vendor import _MODULE, _SOURCE, _VERSION, aimed, newest_tag  # noqa: E402
+from bench.fidelity_vendor import newest_tag, rewrite  # noqa: E402
 
 VENDORED = Path(__file__).resolve().parent.parent / "fidelity" / "vendored"
-# Files an example does not need to apply: documentation, pictures, lock files, tests.
-SKIPPED = re.compile(r"(\.md|\.png|\.jpe?g|\.gif|\.svg|\.terraform\.lock\.hcl|\.gitignore|"
+# Files an example does not need to apply: documentation, pictures, tests. Its lock file
+# is kept: it says which provider versions the stack was applied with (make fidelity names
+# a failure on other versions than those the kit's own; Terraform never sees the file).
+SKIPPED = re.compile(r"(\.md|\.png|\.jpe?g|\.gif|\.svg|\.gitignore|"
                      r"example-pattern\.json|README\.yaml|atmos\.yaml)$|(^|/)(test|\.github)/")
 _REGISTRY = re.compile(r"^([\w-]+)/([\w-]+)/([\w-]+)(?://(.+))?$")
 
@@ -142,29 +143,19 @@ class Vendor:
 
     def rewrite(self, tree: Tree, directory: str, text: str) -> tuple[str, list[str]]:
         """`text` with listed registry sources aimed at vendored trees; a note per change."""
-        notes: list[str] = []
+        return rewrite(text, directory, tree.name, lambda path: self.need(tree, path),
+                       self.registry)
 
-        def module(match: re.Match[str]) -> str:
-            body = match.group(2)
-            found = _SOURCE.search(body)
-            if not found:
-                return match.group(0)
-            source = found.group(3)
-            if source.startswith(("./", "../")):
-                self.need(tree, os.path.normpath(f"{directory}/{source}"))
-                return match.group(0)
-            registry = _REGISTRY.match(source)
-            address = "/".join(registry.groups()[:3]) if registry else ""
-            if address not in REGISTRY:
-                return match.group(0)  # not vendored: the example is out of scope
-            version = _VERSION.search(body)
-            constraint = version.group(1) if version else None
-            target = self.tree(*REGISTRY[address], constraint)
-            sub = registry.group(4) or "."
-            self.need(target, sub)
-            return aimed(match, found, version, f"{tree.name}/{directory}", target, sub, notes)
-
-        return _MODULE.sub(module, text), notes
+    def registry(self, source: str, constraint: str | None) -> tuple[Tree, str] | None:
+        """The vendored tree and module directory a registry source listed in `REGISTRY`
+        names (vendored here); None if it is not listed."""
+        registry = _REGISTRY.match(source)
+        address = "/".join(registry.groups()[:3]) if registry else ""
+        if registry is None or address not in REGISTRY:
+            return None  # not vendored: the example is out of scope
+        target, sub = self.tree(*REGISTRY[address], constraint), registry.group(4) or "."
+        self.need(target, sub)
+        return target, sub
 
     def need(self, tree: Tree, directory: str) -> None:
         """Vendor module `directory` of `tree` and, through its sources, what it needs."""

@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -121,29 +122,19 @@ class Vendor:
 
     def rewrite(self, tree: Tree, directory: str, text: str) -> tuple[str, list[str]]:
         """`text` with registry sources aimed at vendored trees; notes on each change."""
-        notes: list[str] = []
+        return rewrite(text, directory, tree.name, lambda path: self.need(tree, path),
+                       self.registry)
 
-        def module(match: re.Match[str]) -> str:
-            body = match.group(2)
-            found = _SOURCE.search(body)
-            if not found:
-                return match.group(0)
-            source = found.group(3)
-            if source.startswith(("./", "../")):
-                self.need(tree, str(PurePosixPath(directory) / source))
-                return match.group(0)
-            registry = _REGISTRY.match(source)
-            repo = f"terraform-aws-{registry.group(1)}" if registry else None
-            if repo not in REPOS:
-                return match.group(0)  # not vendored: the example is out of scope
-            version = _VERSION.search(body)
-            constraint = version.group(1) if version else None
-            target = self.tree(repo, constraint)
-            sub = registry.group(2) or "."
-            self.need(target, sub)
-            return aimed(match, found, version, f"{tree.name}/{directory}", target, sub, notes)
-
-        return _MODULE.sub(module, text), notes
+    def registry(self, source: str, constraint: str | None) -> tuple[Tree, str] | None:
+        """The vendored tree and module directory a registry source of another
+        terraform-aws-modules repository names (vendored here); None if not vendored."""
+        registry = _REGISTRY.match(source)
+        repo = f"terraform-aws-{registry.group(1)}" if registry else None
+        if registry is None or repo not in REPOS:
+            return None  # not vendored: the example is out of scope
+        target, sub = self.tree(repo, constraint), registry.group(2) or "."
+        self.need(target, sub)
+        return target, sub
 
     def example(self, repo: str, directory: str) -> None:
         """Vendor one example directory with a SOURCE file."""
@@ -213,6 +204,37 @@ class Vendor:
                 f"licence: {LICENCE} (LICENSE)",
                 "module directories vendored:", *(f"  - {d}" for d in sorted(tree.dirs)),
             ]) + "\n")
+
+
+# A registry source and its version constraint -> the vendored tree (its `name`, `tag`,
+# `commit`) and module directory it names, vendored by the call; None if not vendored.
+Lookup = Callable[[str, str | None], tuple[Any, str] | None]
+
+
+def rewrite(text: str, directory: str, name: str, local: Callable[[str], None],
+            lookup: Lookup) -> tuple[str, list[str]]:
+    """`text` (a .tf file of `directory` of the tree vendored as `name`) with each module's
+    registry source that `lookup` finds aimed at its vendored tree, and a note per change;
+    `local` is called with each local source's directory (to vendor it)."""
+    notes: list[str] = []
+
+    def module(match: re.Match[str]) -> str:
+        body = match.group(2)
+        found = _SOURCE.search(body)
+        if not found:
+            return match.group(0)
+        source = found.group(3)
+        if source.startswith(("./", "../")):
+            local(os.path.normpath(f"{directory}/{source}"))
+            return match.group(0)
+        version = _VERSION.search(body)
+        aim = lookup(source, version.group(1) if version else None)
+        if aim is None:
+            return match.group(0)  # not vendored: the example is out of scope
+        target, sub = aim
+        return aimed(match, found, version, f"{name}/{directory}", target, sub, notes)
+
+    return _MODULE.sub(module, text), notes
 
 
 def registry_sources(tf: bytes | None) -> list[str]:

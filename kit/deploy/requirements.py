@@ -32,6 +32,10 @@ _NO_MATCH = re.compile(
     re.S)
 _LOCKED = re.compile(r"locked\s+provider\s+registry\.\S+/(hashicorp)/([\w-]+)\s+(\S+)\s+does"
                      r"\s+not\s+match")
+# A HashiCorp provider the mirror holds no version of at all (null, archive, http,
+# cloudinit: the module proxy serves no release of them, README "Toolchain").
+_ABSENT = re.compile(r"provider\s+registry\.terraform\.io/hashicorp/([\w-]+)\s+was\s+not"
+                     r"\s+found\s+in\s+any\s+of\s+the\s+search\s+locations")
 _CORE = re.compile(r"^Error: Unsupported Terraform Core version$", re.M)
 _CORE_WANTED = re.compile(r'required_version\s*=\s*"([^"]*)"')
 _CORE_RUNNING = re.compile(r"does\s+not\s+support\s+Terraform\s+version\s+(\S+?)\.(?:\s|$)")
@@ -52,7 +56,7 @@ class Unmet:
 
 def unmet(text: str, promised: bool = True) -> Unmet | None:
     """The unmet provider constraint or Terraform version in an init's diagnostics, if any."""
-    return _provider(text, promised) or _core(text, promised)
+    return _provider(text, promised) or _absent(text, promised) or _core(text, promised)
 
 
 def short_circuit(text: str) -> Unmet | None:
@@ -88,6 +92,20 @@ def _provider(text: str, promised: bool) -> Unmet | None:
                      f"mirror has: {have}")
     return Unmet(True, f"the stack's constraint on hashicorp/{name}{wanted} excludes every "
                  f"version in the kit's provider mirror, which has: {have}")
+
+
+def _absent(text: str, promised: bool) -> Unmet | None:
+    """A stack written for AWS (not `promised`) that needs a HashiCorp provider the mirror
+    lacks: the kit's gap, naming it. A solution's is the gate's business (its prompt names
+    the providers it may use), so it stays Terraform's diagnostic."""
+    names = sorted({name.lower() for name in _ABSENT.findall(text)})
+    if promised or not names:
+        return None
+    held = ", ".join(f"hashicorp/{name}" for name in settings.provider_specs())
+    return Unmet(True, f"the stack needs {', '.join(f'hashicorp/{n}' for n in names)}, which "
+                 f"the kit's provider mirror does not hold (it holds {held}; the Go module "
+                 "proxy serves no release of hashicorp/null, archive, http or cloudinit: "
+                 "README, Toolchain)")
 
 
 def _core(text: str, promised: bool) -> Unmet | None:

@@ -104,6 +104,55 @@ def test_a_stack_using_the_time_local_and_tls_providers_applies_and_destroys(
     assert not (tf.root / "deploy.pub").exists()
 
 
+NULL_TIME_ARCHIVE_TF = """
+terraform {
+  required_providers {
+    aws     = { source = "hashicorp/aws", version = "~> 6.0" }
+    null    = { source = "hashicorp/null", version = "~> 3.2" }
+    time    = { source = "hashicorp/time", version = "~> 0.13" }
+    archive = { source = "hashicorp/archive", version = "~> 2.4" }
+  }
+}
+
+resource "time_static" "created" {}
+
+resource "null_resource" "marker" {
+  triggers = { at = time_static.created.rfc3339 }
+}
+
+data "archive_file" "handler" {
+  type        = "zip"
+  output_path = "${path.module}/handler.zip"
+  source {
+    content  = "def handler(event, context):\\n    return event\\n"
+    filename = "handler.py"
+  }
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "null-time-archive"
+  tags = { zip = data.archive_file.handler.output_base64sha256 }
+}
+"""
+
+
+def test_a_stack_using_null_time_and_archive_is_the_kits_error_naming_what_is_missing(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """The issue asks that such a stack apply; it cannot: the Go module proxy serves no
+    release of hashicorp/null or archive (README, Toolchain). Terraform, "Provider
+    Installation": init fails for a provider no search location has. The closest right
+    thing, in a real init with the attached provider: the kit's `error` naming both
+    missing providers (time, which the mirror holds, is not named), nothing applied."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": NULL_TIME_ARCHIVE_TF}, promised=False)
+    with pytest.raises(EnvironmentFailure) as caught:
+        tf.init()
+    reason = caught.value.reason
+    assert reason.startswith("the stack needs hashicorp/archive, hashicorp/null, which "
+                             "the kit's provider mirror does not hold"), reason
+    queues = aws.client("sqs", sandbox.moto.url).list_queues().get("QueueUrls", [])
+    assert not [url for url in queues if url.endswith("/null-time-archive")]
+
+
 OLD_AWS = {
     "main.tf": 'module "queue" {\n  source = "./queue"\n}\n',
     # The constraint is a module's, not the root's: Terraform merges both (the docs above).

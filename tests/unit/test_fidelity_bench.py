@@ -33,7 +33,8 @@ PLAN = {"resource_changes": [
     _change("aws_sqs_queue.b", "aws_sqs_queue", ["update"],
             {"redrive_policy": ""}, {"redrive_policy": "{\"maxReceiveCount\":3}"}),
     _change("aws_customer_gateway.c", "aws_customer_gateway", ["delete", "create"],
-            {"bgp_asn": "65000"}, {"bgp_asn": "65000", "device_name": "x"}),
+            {"bgp_asn": "65000", "ip_address": "203.0.113.1"},
+            {"bgp_asn": "65000", "ip_address": "203.0.113.2"}),
     {**_change("aws_db_instance.d", "aws_db_instance", ["delete", "create"],
                {"arn": "a", "engine_version": "19"}, {"arn": None, "engine_version": "19.0"}),
      "change": {"actions": ["delete", "create"], "before": {"arn": "a", "engine_version": "19"},
@@ -56,7 +57,7 @@ def test_read_back_names_the_attributes_that_differ_and_the_known_divergence() -
     assert topic.divergence == "sns.feedback-attributes"
     assert (queue.action, queue.attributes, queue.divergence) == \
         ("update", ("redrive_policy",), None)
-    assert (gateway.action, gateway.attributes) == ("replace", ("device_name",))
+    assert (gateway.action, gateway.attributes) == ("replace", ("ip_address",))
     # A replacement: the attributes that force it, not the computed ones it renews.
     assert (instance.action, instance.attributes) == ("replace", ("engine_version",))
 
@@ -75,6 +76,17 @@ def test_only_changes_no_known_divergence_explains_fail_the_read_back() -> None:
     ("aws_db_parameter_group", "update", ["parameter"], "rds.parameter-group-parameters"),
     ("aws_db_instance", "update", ["parameter"], None),
     ("aws_sns_topic", "update", [], None),
+    ("aws_s3_bucket_replication_configuration", "update", ["rule"],
+     "s3.replication-rule-filters"),
+    ("aws_s3_bucket_replication_configuration", "update", ["rule", "role"], None),
+    ("aws_vpc_endpoint", "update", ["dns_options", "subnet_configuration"],
+     "ec2.vpc-endpoint-interfaces"),
+    ("aws_vpc_endpoint", "update", ["policy"], None),
+    ("aws_vpc_endpoint", "replace", ["dns_options"], "ec2.vpc-endpoint-interfaces"),
+    # A replacement only where the divergence says its attributes force one.
+    ("aws_customer_gateway", "replace", ["device_name"], "localstack.customer-gateway-settings"),
+    ("aws_customer_gateway", "replace", ["ip_address"], None),
+    ("aws_vpc_dhcp_options", "replace", ["tags"], None),
 ])
 def test_read_back_gap(kind: str, action: str, attributes: list[str], known: str | None) -> None:
     assert divergences.read_back_gap(kind, action, attributes) == known
@@ -219,3 +231,82 @@ def test_an_emulator_that_ran_fewer_examples_is_said_so() -> None:
     table = fidelity_report.scores(OUTCOMES[:5], [])
     assert "LocalStack ran 1 of the 4 examples" in table
     assert "Not measured everywhere" not in fidelity_report.scores(OUTCOMES, [])
+
+
+def test_a_host_the_example_reaches_is_out_of_scope_even_where_terraform_wraps_it() -> None:
+    # iam/iam-oidc-provider's tls_certificate, as Terraform printed it (wrapped at 80).
+    diagnostics = (
+        "Error: Failed to identify fetch peer certificates\n\n  with module.github_oidc_"
+        "iam_provider.data.tls_certificate.this[0],\n\nfailed to fetch certificates from "
+        "URL 'https': Get\n\"https://token.actions.githubusercontent.com:443\": dial tcp: "
+        "lookup\ntoken.actions.githubusercontent.com: no such host\n")
+    outcome = fidelity.Outcome("iam/iam-oidc-provider", "passed")
+    failure = fidelity.DeployFailure("apply", diagnostics)
+    fidelity._failed(outcome, "apply", failure)
+    assert (outcome.status, outcome.blame) == ("out of scope", "")
+    assert outcome.cause == ("needs the internet: reached for "
+                             "token.actions.githubusercontent.com at apply")
+    local = diagnostics.replace("token.actions.githubusercontent.com", "sqs.127.0.0.1")
+    fidelity._failed(outcome := fidelity.Outcome("x", "passed"), "apply",
+                     fidelity.DeployFailure("apply", local))
+    assert outcome.status == "failed"  # the emulator's own address: no internet needed
+
+
+LOCK = '''# This file is maintained automatically by "terraform init".
+provider "registry.terraform.io/hashicorp/aws" {
+  version     = "3.32.0"
+  constraints = ">= 2.70.0, >= 3.20.0"
+  hashes = [
+    "h1:tY5R3hRBB1v8v3MT+ofoCJ/Vz/b/4PXo3xtBKtw7T4A=",
+  ]
+}
+
+provider "registry.terraform.io/hashicorp/random" {
+  version     = "%s"
+}
+'''
+
+
+def test_a_failure_on_other_provider_versions_than_the_stacks_lock_file_is_the_kits(
+        tmp_path: Path) -> None:
+    # learn-terraform-rds's lock file (aws 3.32.0): on 6.48 its vpc module's
+    # enable_classiclink is an unsupported argument (removed in aws 5.0).
+    random = fidelity.settings.RANDOM_PROVIDER["version"]
+    (tmp_path / ".terraform.lock.hcl").write_text(LOCK % random)
+    assert fidelity.locked_elsewhere(tmp_path) == [
+        f"hashicorp/aws 3.32.0 (the mirror: {fidelity.settings.AWS_PROVIDER['version']})"]
+    cause = "Error: Unsupported argument on main.tf line 36"
+    outcome = fidelity.Outcome("learn-terraform-rds", "failed", blame="fail", cause=cause)
+    fidelity._blame_the_lock(outcome, tmp_path)
+    assert outcome.blame == "error"
+    assert outcome.cause.startswith("provider versions: its .terraform.lock.hcl selects "
+                                    "hashicorp/aws 3.32.0 (the mirror: ")
+    assert outcome.cause.endswith(cause)
+    # The mirror's own versions, or no lock file at all: the failure stays the example's.
+    (tmp_path / ".terraform.lock.hcl").write_text(
+        (LOCK % random).replace("3.32.0", fidelity.settings.AWS_PROVIDER["version"]))
+    for where in (tmp_path, tmp_path / "absent"):
+        kept = fidelity.Outcome("x", "failed", blame="fail", cause=cause)
+        fidelity._blame_the_lock(kept, where)
+        assert (kept.blame, kept.cause) == ("fail", cause)
+
+
+def test_a_change_only_unknown_until_the_apply_follows_the_known_divergence_it_depends_on(
+        ) -> None:
+    # sns-topic/complete on LocalStack: the topic's feedback attributes do not read back,
+    # so the policy documents built from the topic are unknown in the same plan.
+    topic = PLAN["resource_changes"][2]
+    policy = {**_change("aws_sns_topic_policy.p", "aws_sns_topic_policy", ["update"],
+                        {"policy": "{}"}, {"policy": None})}
+    policy["change"]["after_unknown"] = {"policy": True}
+    changes = fidelity_readback.changes_of({"resource_changes": [topic, policy]})
+    assert [c.derived for c in changes] == [False, True]
+    assert fidelity_readback.unexplained(changes) == []
+    # With an unexplained change beside it, the derived one is not explained either.
+    queue = PLAN["resource_changes"][3]
+    changes = fidelity_readback.changes_of({"resource_changes": [topic, policy, queue]})
+    assert [c.address for c in fidelity_readback.unexplained(changes)] == [
+        "aws_sns_topic_policy.p", "aws_sqs_queue.b"]
+    # Alone, a derived change has nothing to follow from.
+    alone = fidelity_readback.changes_of({"resource_changes": [policy]})
+    assert [c.address for c in fidelity_readback.unexplained(alone)] == ["aws_sns_topic_policy.p"]

@@ -176,3 +176,66 @@ def ipv6_association_state_reads_as_a_word() -> None:
 
     ipv6_cidr_block_association_set._kit_fix = True  # type: ignore[attr-defined]
     Subnet.ipv6_cidr_block_association_set = property(ipv6_cidr_block_association_set)  # type: ignore[method-assign]
+
+
+# CreateCustomerGateway parameters moto 5.2 drops, by request name and moto's attribute.
+CUSTOMER_GATEWAY = (("DeviceName", "device_name"), ("BgpAsnExtended", "bgp_asn_extended"),
+                    ("CertificateArn", "certificate_arn"))
+
+
+def customer_gateways_keep_their_settings() -> None:
+    """A customer gateway reports the device name, extended BGP ASN and certificate it was
+    created with.
+
+    AWS (EC2 API reference, CreateCustomerGateway: DeviceName, BgpAsnExtended (ASNs from
+    2,147,483,648 to 4,294,967,295), CertificateArn; the CustomerGateway data type that
+    DescribeCustomerGateways returns has all three). moto 5.2 drops them, so
+    terraform-aws-modules/vpc's complete example (`device_name`, `bgp_asn_extended`)
+    replaces its gateways in the plan right after the apply.
+    """
+    from moto.ec2.responses.customer_gateways import CustomerGateways
+
+    if getattr(CustomerGateways.create_customer_gateway, "_kit_fix", False):
+        return
+    create = CustomerGateways.create_customer_gateway
+
+    def create_customer_gateway(self: Any) -> Any:
+        backend = self.ec2_backend
+        before = set(backend.customer_gateways)
+        result = create(self)
+        for gateway_id in set(backend.customer_gateways) - before:
+            for param, attribute in CUSTOMER_GATEWAY:
+                if self._get_param(param) is not None:
+                    setattr(backend.customer_gateways[gateway_id], attribute,
+                            str(self._get_param(param)))
+        return result
+
+    create_customer_gateway._kit_fix = True  # type: ignore[attr-defined]
+    CustomerGateways.create_customer_gateway = create_customer_gateway  # type: ignore[method-assign]
+
+
+def dhcp_options_keep_their_tags() -> None:
+    """A DHCP options set keeps the tags its CreateDhcpOptions gave (TagSpecification).
+
+    AWS (EC2 API reference, CreateDhcpOptions, TagSpecification.N: "The tags to assign to
+    the DHCP option"; DescribeDhcpOptions returns them as Tags). moto 5.2 drops them, so
+    terraform-aws-modules/vpc's complete example plans its DHCP options' tags again right
+    after the apply.
+    """
+    from moto.ec2.responses.dhcp_options import DHCPOptions
+
+    if getattr(DHCPOptions.create_dhcp_options, "_kit_fix", False):
+        return
+    create = DHCPOptions.create_dhcp_options
+
+    def create_dhcp_options(self: Any) -> Any:
+        backend = self.ec2_backend
+        before = set(backend.dhcp_options_sets)
+        result = create(self)
+        tags = self._parse_tag_specification().get("dhcp-options", {})
+        for options_id in set(backend.dhcp_options_sets) - before:
+            backend.dhcp_options_sets[options_id].add_tags(tags)
+        return result
+
+    create_dhcp_options._kit_fix = True  # type: ignore[attr-defined]
+    DHCPOptions.create_dhcp_options = create_dhcp_options  # type: ignore[method-assign]

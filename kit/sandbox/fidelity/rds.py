@@ -422,3 +422,28 @@ def provisioned_clusters_report_no_serverless_scaling() -> None:
     scaling_configuration_info._kit_fix = True  # type: ignore[attr-defined]
     DBCluster.scaling_configuration_info = property(  # type: ignore[method-assign,assignment]
         scaling_configuration_info)
+
+
+def nchar_character_set_reads_back() -> None:
+    """A DB instance reports the NCHAR character set it was created with.
+
+    AWS (RDS API reference, CreateDBInstance, NcharCharacterSetName: "The name of the NCHAR
+    character set for the Oracle DB instance"; DBInstance reports it as
+    NcharCharacterSetName). moto 5.2 drops it, so an Oracle instance that names one (as
+    terraform-aws-modules/rds's complete-oracle does, AL16UTF16) is replaced by the plan
+    right after its apply: the attribute forces a new instance.
+    """
+    from moto.rds.models import RDSBackend
+
+    if getattr(RDSBackend, "_kit_nchar", False):  # later fixes wrap the method
+        return
+    create = RDSBackend.create_db_instance
+
+    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
+        database = create(self, db_kwargs)
+        if db_kwargs.get("nchar_character_set_name"):
+            database.nchar_character_set_name = db_kwargs["nchar_character_set_name"]
+        return database
+
+    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
+    RDSBackend._kit_nchar = True  # type: ignore[attr-defined]

@@ -300,3 +300,51 @@ def bucket_policies_left_to_the_gateway() -> None:
 
     get_permission._kit_fix = True  # type: ignore[attr-defined]
     FakeBucket.get_permission = get_permission  # type: ignore[method-assign]
+
+
+def inventory_configurations_read_back_as_put() -> None:
+    """An inventory configuration reads back with the object versions it includes and its
+    destination's SSE-S3 encryption.
+
+    AWS (S3 API reference, PutBucketInventoryConfiguration / GetBucketInventoryConfiguration:
+    InventoryConfiguration.IncludedObjectVersions, "All" or "Current"; InventoryEncryption,
+    whose SSE-S3 is an empty element). moto 5.2 answers "All" whatever was put, and reads
+    `<SSE-S3/>` as nothing, so its answer has an empty Encryption: terraform-aws-modules/
+    s3-bucket's s3-inventory and s3-analytics examples plan a change right after the apply.
+    """
+    from moto.s3.models import S3Backend
+    from moto.s3.responses import S3Response
+
+    if getattr(S3Backend.put_bucket_inventory_configuration, "_kit_fix", False):
+        return
+    put = S3Backend.put_bucket_inventory_configuration
+    serialized = S3Response.serialized
+
+    def put_bucket_inventory_configuration(self: Any, bucket_name: str,
+                                           configuration: dict[str, Any]) -> None:
+        destination = (configuration.get("Destination") or {}).get("S3BucketDestination")
+        encryption = (destination or {}).get("Encryption")
+        if isinstance(encryption, dict) and "SSE-S3" in encryption and \
+                not encryption["SSE-S3"]:
+            encryption["SSE-S3"] = {}
+        put(self, bucket_name, configuration)
+        made = self.get_bucket(bucket_name).inventory_configs[configuration["Id"]]
+        made.kit_versions = configuration.get("IncludedObjectVersions") or "All"
+
+    def answer(self: Any, result: Any) -> Any:
+        # GetBucketInventoryConfiguration builds its answer with "All": the stored value.
+        data = getattr(self, "data", None)
+        action = data.get("Action") if isinstance(data, dict) else None
+        body = getattr(result, "result", None)
+        config = body.get("InventoryConfiguration") if isinstance(body, dict) and \
+            action == "GetBucketInventoryConfiguration" else None
+        if isinstance(config, dict) and "IncludedObjectVersions" in config:
+            stored = self.backend.get_bucket_inventory_configuration(
+                bucket_name=self.bucket_name, id=config["Id"])
+            config["IncludedObjectVersions"] = getattr(stored, "kit_versions", "All")
+        return serialized(self, result)
+
+    put_bucket_inventory_configuration._kit_fix = True  # type: ignore[attr-defined]
+    S3Backend.put_bucket_inventory_configuration = (  # type: ignore[method-assign]
+        put_bucket_inventory_configuration)
+    S3Response.serialized = answer  # type: ignore[method-assign]

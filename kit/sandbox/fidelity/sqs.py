@@ -28,6 +28,35 @@ def restore_redrive_allow_policy() -> None:
     Queue.attributes = property(attributes)  # type: ignore[assignment]
 
 
+def redrive_policy_reads_back_compact() -> None:
+    """GetQueueAttributes returns RedrivePolicy as compact JSON, as SetQueueAttributes or
+    `aws_sqs_queue_redrive_policy` (Terraform's jsonencode) sent it.
+
+    AWS (SQS API reference, SetQueueAttributes / GetQueueAttributes, RedrivePolicy: a JSON
+    object as a string, deadLetterTargetArn and maxReceiveCount; returned without the
+    blanks Python adds). moto 5.2 re-serializes it with Python's default separators
+    (`", "`, `": "`), so every queue whose redrive policy was set apart
+    (terraform-aws-modules/sqs's aws_sqs_queue_redrive_policy) plans a change right after
+    the apply, which terraform-aws-modules/sqs's complete example does not on AWS.
+    """
+    import json
+
+    from moto.sqs.models import Queue
+
+    original = Queue.attributes.fget  # type: ignore[attr-defined]
+    if getattr(original, "_kit_compact", False):
+        return
+
+    def attributes(self: Any) -> dict[str, Any]:
+        result = original(self)
+        if self.redrive_policy and result.get("RedrivePolicy"):
+            result["RedrivePolicy"] = json.dumps(self.redrive_policy, separators=(",", ":"))
+        return result
+
+    attributes._kit_compact = True  # type: ignore[attr-defined]
+    Queue.attributes = property(attributes)  # type: ignore[assignment]
+
+
 def released_messages_wait_their_turn() -> None:
     """SQS standard queues: a message released with ChangeMessageVisibility(0) does not jump
     ahead of the messages already waiting.

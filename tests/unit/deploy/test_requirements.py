@@ -126,3 +126,39 @@ def test_a_guard_terraform_1_12_would_short_circuit_is_the_kits_without_a_prompt
     assert isinstance(classify("apply", _init_failed(UNGUARDED)), DeployFailure)
     plain = UNGUARDED.replace("var.x == null || ", "")
     assert isinstance(classify("apply", _init_failed(plain), promised=False), DeployFailure)
+
+
+# Terraform 1.11.4's init of a stack needing null, time and archive against the kit's
+# mirror (time installed; null and archive absent; archive's name wrapped).
+ABSENT = """- Finding latest version of hashicorp/null...
+- Finding latest version of hashicorp/time...
+- Finding hashicorp/archive versions matching "~> 2.4"...
+- Installing hashicorp/time v0.14.2...
+- Installed hashicorp/time v0.14.2 (unauthenticated)
+
+Error: Failed to query available provider packages
+
+Could not retrieve the list of available versions for provider
+hashicorp/null: provider registry.terraform.io/hashicorp/null was not found
+in any of the search locations
+
+  - /root/.cache/kit/mirror
+
+Error: Failed to query available provider packages
+
+Could not retrieve the list of available versions for provider
+hashicorp/archive: provider registry.terraform.io/hashicorp/archive was not
+found in any of the search locations
+
+  - /root/.cache/kit/mirror
+"""
+
+
+def test_a_stack_needing_a_provider_the_mirror_lacks_is_the_kits_error_naming_it() -> None:
+    failure = classify("init", _init_failed(ABSENT), promised=False)
+    assert isinstance(failure, EnvironmentFailure)
+    assert failure.reason.startswith("the stack needs hashicorp/archive, hashicorp/null, "
+                                     "which the kit's provider mirror does not hold")
+    assert "hashicorp/time" in failure.reason  # what it holds
+    # A solution's providers are the gate's business (its prompt lists them): its own.
+    assert isinstance(classify("init", _init_failed(ABSENT)), DeployFailure)
