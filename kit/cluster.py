@@ -29,15 +29,19 @@ from kit.run.result import RunResult
 if TYPE_CHECKING:
     from kit.validate import Row, _Matrix
 
-# Every Ray process inherits these: token auth keeps other local users' (and a confined
-# worker's) hands off the cluster's loopback ports; on a loaded machine a raylet may take
-# longer than Ray's default 10 s to register.
-_LOCAL = {"RAY_AUTH_MODE": "token", "RAY_raylet_start_wait_time_s": "180"}
+# For a cluster on this machine, every Ray process inherits these: token auth keeps other
+# local users' (and a confined worker's) hands off the cluster's ports; Ray's switch for
+# single-machine clusters makes "this node" loopback, where Ray would otherwise resolve
+# 127.0.0.1 to the host's first address and connect there; on a loaded machine a raylet
+# may take longer than Ray's default 10 s to register.
+_LOCAL = {"RAY_AUTH_MODE": "token", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+          "RAY_raylet_start_wait_time_s": "180"}
 
 
-def local_auth() -> None:
-    """Token auth for a cluster started here, set before Ray is imported (it reads its auth
-    mode once, at import); the token lives in this process's environment, not ~/.ray."""
+def local_env() -> None:
+    """The settings of a cluster on this machine (`_LOCAL`), set before Ray is imported (it
+    reads them once, at import); the auth token lives in this process's environment, not
+    in ~/.ray."""
     for name, value in {**_LOCAL, "RAY_AUTH_TOKEN": secrets.token_hex(32)}.items():
         os.environ.setdefault(name, value)
 
@@ -56,8 +60,9 @@ def connected(address: str | None, cpus: int) -> Iterator[Any]:
     """Ray, connected to the cluster at `address`, or to a local one of `cpus` CPUs started
     for this block (its processes and temp dir gone at the end)."""
     temp = None
-    if not address:
-        local_auth()
+    loopback = not address or address.split(":")[0] in ("127.0.0.1", "localhost")
+    if loopback:
+        local_env()
     ray = _ray()
     if ray.is_initialized():  # a caller (a test, the RL server) connected already
         yield ray
@@ -65,7 +70,8 @@ def connected(address: str | None, cpus: int) -> Iterator[Any]:
     env = {"KIT_SCENARIOS": os.environ.get("KIT_SCENARIOS", "")}
     try:
         if address:
-            ray.init(address=address, runtime_env={"env_vars": env}, log_to_driver=False)
+            ray.init(address=address, runtime_env={"env_vars": env}, log_to_driver=False,
+                     **({"_node_ip_address": "127.0.0.1"} if loopback else {}))
         else:
             temp = tempfile.mkdtemp(prefix="kit-ray-")
             ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,

@@ -45,7 +45,7 @@ def _descendants() -> set[int]:
 
 def test_two_ray_nodes_give_the_local_executors_verdicts(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    cluster.local_auth()  # before Ray is imported
+    cluster.local_env()  # before Ray is imported
     from ray.cluster_utils import Cluster
 
     sc = scenario.load("order-pipeline")

@@ -67,7 +67,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     # One run: sandbox, deploy, bind, workload or drill, fault, observe, check.
     ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
     # Many runs: the kill matrix, the cross-check of two emulators.
-    ("evaluations", {"kit.validate", "kit.crosscheck"}),
+    ("evaluations", {"kit.validate", "kit.crosscheck", "kit.cluster"}),
     # What people and CI read of runs and matrices.
     ("report", {"kit.report"}),
     # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.
