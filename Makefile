@@ -21,7 +21,7 @@ DIST  ?= worksteal
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,rl]'
+	$(BIN)/pip install --quiet -e '.[dev,rl,ray]'
 	# python-hcl2 writes its parser cache into its own package on first use: build it now,
 	# so that no run changes the installation (the adversarial test fingerprints it).
 	$(BIN)/python -c 'import hcl2.parser; hcl2.parser.parser()'

@@ -400,8 +400,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     with console.status(f"validating {sc.name}") as status:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
                         only=set(args.only) if args.only else None, sample=args.sample,
-                        emulator=emulator, emulator_url=url,
-                        progress=lambda row, run: status.update(
+                        emulator=emulator, emulator_url=url, executor=args.executor,
+                        address=args.address, progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
     show(kill_matrix(rows, sc.reward))
@@ -637,6 +637,10 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
                     help="the quick tier: golden, each alternative once, and a sample of "
                     "defects that covers every invariant the defects name")
     va.add_argument("--out", default="runs")
+    va.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="where the runs execute: threads here, or Ray actors (kit[ray])")
+    va.add_argument("--address", help="with --executor ray: an existing Ray cluster "
+                    "(default: a local one of --jobs CPUs, started for the command)")
     va.add_argument("--require-confinement", action="store_true",
                     help="refuse to run (exit 2) unless every axis of confinement is available")
 

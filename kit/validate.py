@@ -103,17 +103,25 @@ def plan_rows(scenario: Scenario, variants: list[Variant], golden: bool = True,
 def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, seed: int = 1,
              only: set[str] | None = None, root: Path | None = None, golden: bool = True,
              sample: bool = False, emulator: str = "moto", emulator_url: str | None = None,
+             executor: str = "local", address: str | None = None,
              progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> list[Row]:
     """Run the matrix (`repeat` seeds per row, `jobs` isolated sandboxes in parallel);
     `root` holds the variants (default: the scenario's variants/; tests/adversarial
     reuses the same machinery); `sample` runs only a covering sample of the defects and
     each alternative once (the test suite's tier, `covering_sample`); `emulator` and
-    `emulator_url` choose the sandboxes' emulator (kit/sandbox/emulator.py)."""
+    `emulator_url` choose the sandboxes' emulator (kit/sandbox/emulator.py); `executor`
+    "ray" runs each on a Ray actor, of a local cluster or the one at `address` (kit/cluster.py)."""
     variants = {v.name: v for v in load_all(scenario, root)}
     rows = _select_rows(scenario, variants, only, root, golden, sample)
     matrix = _Matrix(scenario, variants, out, _Sandboxes(emulator, emulator_url), progress)
+    tasks = [(row, seed + k) for row in rows for k in range(repeat)]
     try:
-        _run_all(matrix, [(row, seed + k) for row in rows for k in range(repeat)], jobs)
+        if executor == "ray":
+            from kit import cluster
+
+            cluster.run_matrix(matrix, tasks, jobs, address)
+        else:
+            _run_all(matrix, tasks, jobs)
     finally:
         # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
         matrix.sandboxes.close()
@@ -141,8 +149,8 @@ class _Sandboxes:
     """One sandbox per worker thread, reused (reset) across that thread's runs."""
 
     def __init__(self, emulator: str, emulator_url: str | None) -> None:
-        self._emulator = emulator
-        self._emulator_url = emulator_url
+        self.emulator = emulator
+        self.emulator_url = emulator_url
         self._local = threading.local()
         self._all: list[Sandbox] = []
         self._lock = threading.Lock()
@@ -151,8 +159,8 @@ class _Sandboxes:
         """Return the calling thread's sandbox, started on its first call."""
         # It is created in that thread so its processes live exactly as long as the thread.
         if not hasattr(self._local, "sandbox"):
-            self._local.sandbox = Sandbox(provider=True, emulator=self._emulator,
-                                          emulator_url=self._emulator_url).__enter__()
+            self._local.sandbox = Sandbox(provider=True, emulator=self.emulator,
+                                          emulator_url=self.emulator_url).__enter__()
             with self._lock:
                 self._all.append(self._local.sandbox)
         return self._local.sandbox
@@ -183,10 +191,14 @@ class _Matrix:
                 self.scenario, self.variants[row.subject], Path(tmp) / "solution")
             result = run_once(self.scenario, solution, row.fault, run_seed, run_dir,
                               self.sandboxes.mine())
+        self.record(row, result)
+        return result
+
+    def record(self, row: Row, result: RunResult) -> None:
+        """Keep a run's result in its row and report it."""
         with self.lock:
             row.runs.append(result)
         self.progress(row, result)
-        return result
 
 
 def _run_all(matrix: _Matrix, tasks: list[tuple[Row, int]], jobs: int) -> None:

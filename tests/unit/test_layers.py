@@ -69,7 +69,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     # The pytest plugin: a run's stages as fixtures for a team's own tests.
     ("testing", {"kit.testing"}),
     # Many runs: the kill matrix, the cross-check of two emulators.
-    ("evaluations", {"kit.validate", "kit.crosscheck"}),
+    ("evaluations", {"kit.validate", "kit.crosscheck", "kit.cluster"}),
     # What people and CI read of runs and matrices.
     ("report", {"kit.report"}),
     # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.
