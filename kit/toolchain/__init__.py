@@ -285,15 +285,22 @@ def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
     return target
 
 
-def install_toxiproxy(log: Log) -> Path:
-    """Build toxiproxy-server from the Go module proxy into the kit's bin dir; idempotent."""
-    found = toxiproxy_binary()
+def install_go_tool(name: str, binary: str, found: Path | None, pin: dict[str, str],
+                    log: Log) -> Path:
+    """Build a Go command pinned in settings (`pin`: module of its main package, version)
+    from the Go module proxy into the kit's bin dir as `binary`, unless `found`."""
     if found:
         return found
-    target = settings.bin_dir() / "toxiproxy-server"
-    go_build("toxiproxy", settings.TOXIPROXY["module"].removesuffix("/cmd/server"),
-             settings.TOXIPROXY["version"], settings.TOXIPROXY["module"], target, log)
+    target = settings.bin_dir() / binary
+    go_build(name, pin["module"].rsplit("/cmd/", 1)[0], pin["version"], pin["module"],
+             target, log)
     return target
+
+
+def install_toxiproxy(log: Log) -> Path:
+    """Build toxiproxy-server from the Go module proxy into the kit's bin dir; idempotent."""
+    return install_go_tool("toxiproxy", "toxiproxy-server", toxiproxy_binary(),
+                           settings.TOXIPROXY, log)
 
 
 def actionlint_binary() -> Path | None:
@@ -305,13 +312,8 @@ def actionlint_binary() -> Path | None:
 def install_actionlint(log: Log) -> Path:
     """Build actionlint from the Go module proxy into the kit's bin dir; idempotent. (Its
     PyPI package downloads the binary at build time, which an offline machine cannot.)"""
-    found = actionlint_binary()
-    if found:
-        return found
-    target = settings.bin_dir() / "actionlint"
-    go_build("actionlint", settings.ACTIONLINT["module"].removesuffix("/cmd/actionlint"),
-             settings.ACTIONLINT["version"], settings.ACTIONLINT["module"], target, log)
-    return target
+    return install_go_tool("actionlint", "actionlint", actionlint_binary(),
+                           settings.ACTIONLINT, log)
 
 
 def install_tofu(log: Log) -> Path:
