@@ -13,7 +13,7 @@ JOBS     ?= 2
 PYTEST_ARGS ?=
 # `make test`'s parallel phase: XDIST pytest-xdist workers (more than the cores: much of an
 # integration test is waiting on fault windows and quiescence), DIST its scheduler.
-XDIST ?= 4
+XDIST ?= 5
 DIST  ?= worksteal
 
 .PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean
