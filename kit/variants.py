@@ -112,14 +112,25 @@ def load(scenario: Scenario, directory: Path) -> Variant:
 
 def materialize(scenario: Scenario, variant: Variant, target: Path) -> Path:
     """Copy the golden into `target` and apply the variant's patch; errors name the patch."""
+    refused = patched_copy(scenario.golden, variant.patch.resolve(), target)
+    if refused is not None:
+        raise InputError(f"{variant.patch}: does not apply to the current "
+                         f"golden/{scenario.name}:\n{refused}")
+    return target
+
+
+def patched_copy(source: Path, patch: Path | str, target: Path) -> str | None:
+    """Copy `source` into `target` and apply `patch` (a patch file, or its text); git's
+    complaint, with `target` removed, when it does not apply."""
     # What a run never copies stays behind (a team repository's .git/ and .kit/ too).
-    shutil.copytree(scenario.golden, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
     # The ceiling keeps git from finding an enclosing repository and patching that instead.
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(target.parent)}
-    done = subprocess.run(["git", "apply", "--whitespace=nowarn", str(variant.patch.resolve())],
-                          cwd=target, capture_output=True, text=True, check=False, env=env)
-    if done.returncode != 0:
-        shutil.rmtree(target, ignore_errors=True)
-        raise InputError(f"{variant.patch}: does not apply to the current "
-                         f"golden/{scenario.name}:\n{done.stderr.strip()}")
-    return target
+    given = [str(patch)] if isinstance(patch, Path) else ["-"]
+    done = subprocess.run(["git", "apply", "--whitespace=nowarn", *given],
+                          input=None if isinstance(patch, Path) else patch, cwd=target,
+                          capture_output=True, text=True, check=False, env=env)
+    if done.returncode == 0:
+        return None
+    shutil.rmtree(target, ignore_errors=True)
+    return done.stderr.strip()
