@@ -47,7 +47,8 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   |               | a sandbox of their own)                                   |
 | worker_exit       | kit           | worker, pid: int, code: int|None, signal: str|None,       |
 |                   |               | refused: str (optional; its sandbox could not start on a  |
-|                   |               | limit the solution's own processes filled)                |
+|                   |               | limit the solution's own processes filled), by: "stop" /  |
+|                   |               | "fault" when the kit ended it (absent: it exited itself)  |
 | lambda            | kit           | function, handler, timeout, reserved, code, mapping: what |
 |                   |               | the kit's Lambda service read of the deployed function   |
 | invocation        | worker-N      | (Lambda consumers) invoke: function, request_id,          |
@@ -288,6 +289,7 @@ class WorkerExit(Value):
     code: int | None = None
     signal: str | None = None
     refused: str | None = None
+    by: str | None = None  # "stop" / "fault": the kit ended it; None: the worker exited itself
 
 
 class SessionRefused(Value):

@@ -31,6 +31,12 @@ def resolve(check_id: str, given: Mapping[str, Any] | None,
                                  f"{type(default).__name__} like {default!r}.")
             out[name] = value
             continue
+        if isinstance(default, bool):  # a switch (workload.workers_start's keeps_running)
+            if not isinstance(value, bool):
+                raise ParamError(f"{check_id}: parameter {name} is {value!r}, expected true "
+                                 f"or false (default {str(default).lower()}).")
+            out[name] = value
+            continue
         if isinstance(default, str):  # a name (a resource such as queue.dlq)
             if not isinstance(value, str) or not value:
                 raise ParamError(f"{check_id}: parameter {name} is {value!r}, expected a "

@@ -6,6 +6,10 @@
   there. Workers that stay up but never receive a message while the producer sends (they
   never call SQS, or every call is denied) never acted. A message published to a topic
   counts once SNS delivered it to a queue (one it never delivered is delivery's to judge).
+  With `keeps_running` (the contract says a worker exits only when stopped), a worker that
+  exits by itself while the run goes on (re-raising an error it should ride out, exiting on
+  a bad message) fails: the kit restarts it at once, a platform only after a growing
+  back-off (Kubernetes' CrashLoopBackOff), which no recovery time survives.
   In team mode, workers whose role does not admit the service they run as never start
   (`session_refused`, with the trust policy).
 - workload.app_writes (drills): the application could write: its endpoint secret led it to
@@ -20,11 +24,12 @@
 from __future__ import annotations
 
 from kit.checks.result import CheckResult, Params, anomaly, error, judged, plural
-from kit.history import CrashLoop, History
+from kit.history import CrashLoop, History, Op
 
 WORKERS_START = "workload.workers_start"
 APP_WRITES = "workload.app_writes"
 FAULT_INJECTED = "workload.fault_injected"
+DEFAULTS = {"keeps_running": False}
 
 
 def check_workers_start(history: History, p: Params) -> CheckResult:
@@ -65,6 +70,9 @@ def check_workers_start(history: History, p: Params) -> CheckResult:
                       {"starts": len(starts), "sends": len(sends), "receives": 0,
                        "denied": anomaly([{"process": op.process, **op.value.as_dict()}
                                           for op in denied])}, p)
+    own = [op for op in history.of_kind("worker_exit") if op.value.by is None]
+    if own and p.get("keeps_running"):
+        return _exited_by_itself(own, len(starts), p)
     # Pass rule: workers started, no crash loop, and they acted on what was sent.
     return judged(WORKERS_START, True, f"workers ran ({plural(len(starts), 'start')}, "
                   f"{plural(len(receives), 'receive')})",
@@ -82,6 +90,19 @@ def _crash_loop(value: CrashLoop, p: dict) -> CheckResult:
                f"last output: {last[:200]}")
     return judged(WORKERS_START, False, summary, {"exits": anomaly(exits), "output": output},
                   p)
+
+
+def _exited_by_itself(own: list[Op], starts: int, p: Params) -> CheckResult:
+    exits = [{"worker": op.value.worker, "time": op.time,
+              **({"code": op.value.code} if op.value.code is not None
+                 else {"signal": op.value.signal})} for op in own]
+    first = exits[0]
+    how = f"code {first['code']}" if "code" in first else f"signal {first['signal']}"
+    return judged(WORKERS_START, False, f"{plural(len(own), 'worker exit')} the kit did not "
+                  f"cause (e.g. {first['worker']}, {how}, at {first['time']:.1f} s), in "
+                  f"{plural(starts, 'start')}: a worker must keep running and ride out "
+                  "errors, not exit on them; its log is in the run directory",
+                  {"exits": anomaly(exits), "starts": starts}, p)
 
 
 def check_fault_injected(history: History, p: Params) -> CheckResult:

@@ -25,6 +25,7 @@ class Analysis:
     seed: int
     all_faults: bool
     judged: list[Judged]
+    chosen: tuple[str, ...] = ()  # --fault: every mutant runs under these
 
     def count(self, status: str) -> int:
         """How many mutants have this status."""
@@ -39,7 +40,7 @@ class Analysis:
     def to_dict(self) -> dict[str, object]:
         """mutate.json."""
         return {"scenario": self.scenario, "solution": self.solution, "seed": self.seed,
-                "all_faults": self.all_faults, "score": self.score,
+                "all_faults": self.all_faults, "faults": list(self.chosen), "score": self.score,
                 "counts": {s: self.count(s) for s in ("killed", "survived", "equivalent",
                                                       "error")},
                 "mutants": [j.to_dict() for j in self.judged]}
@@ -48,10 +49,16 @@ class Analysis:
 def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
             emulator: str = "moto", reuse: list[Path] | None = None,
+            chosen: tuple[str, ...] = (),
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
     """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
     `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
-    unchanged mutants carry over, a later one's over an earlier one's)."""
+    unchanged mutants carry over, a later one's over an earlier one's; `chosen`: the faults
+    every mutant runs under instead of the sampled one)."""
+    unknown = sorted(set(chosen) - set(scenario.faults))
+    if unknown:
+        raise InputError(f"--fault {', '.join(unknown)}: no such fault in {scenario.name}'s "
+                         f"scenario.yaml (faults: {', '.join(sorted(scenario.faults))})")
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
@@ -68,11 +75,12 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     earlier: dict[str, dict[str, object]] = {}
     for path in reuse or []:
         earlier |= reused.load(path, [j.mutant.id for j in undecided])
-    reused.apply(undecided, earlier, lambda j: faults_for(scenario, j.mutant, seed, all_faults))
+    reused.apply(undecided, earlier,
+                 lambda j: faults_for(scenario, j.mutant, seed, all_faults, chosen))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
-               jobs=jobs, emulator=emulator, progress=progress)
-    return Analysis(scenario.name, str(solution), seed, all_faults, judged)
+               jobs=jobs, emulator=emulator, chosen=chosen, progress=progress)
+    return Analysis(scenario.name, str(solution), seed, all_faults, judged, chosen)
 
 
 def _equivalents(scenario: Scenario, solution: Path, ids: set[str]) -> dict[str, str]:

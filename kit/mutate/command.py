@@ -17,6 +17,10 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mu.add_argument("--solution", help="solution directory (default: the golden one)")
     mu.add_argument("--all", action="store_true", dest="all_faults",
                     help="run each mutant under every fault (default: one drawn from --seed)")
+    mu.add_argument("--fault", action="append", metavar="NAME", dest="faults",
+                    help="run each mutant under this fault instead of the sampled one (one "
+                    "that can reach the mutated code, e.g. db_outage for a database "
+                    "handler); repeatable")
     mu.add_argument("--seed", type=int, default=1)
     mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
     mu.add_argument("--only", action="append", metavar="ID",
@@ -47,11 +51,13 @@ def main(args: argparse.Namespace) -> int:
     cli.console.print(f"reproduce: kit mutate {sc.name}"
                       + (f" --solution {args.solution}" if args.solution else "")
                       + f" --seed {args.seed}" + (" --all" if args.all_faults else "")
+                      + "".join(f" --fault {f}" for f in args.faults or [])
                       + "".join(f" --only {o}" for o in args.only or []))
     with cli.console.status(f"mutating {sc.name}") as status:
         analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
                            jobs=args.jobs, only=args.only, emulator=emulator,
                            reuse=[Path(p) for p in args.reuse or []],
+                           chosen=tuple(args.faults or ()),
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))
     cli.show(report.table(analysis))

@@ -36,7 +36,8 @@ def write(analysis: Analysis, out: Path) -> tuple[Path, Path]:
 def markdown(analysis: Analysis) -> str:
     """A section for docs/benchmarks.md: counts, score, killers, survivors, equivalents."""
     a = analysis
-    mode = "every fault" if a.all_faults else f"one fault per mutant drawn from seed {a.seed}"
+    mode = ("every fault" if a.all_faults else f"under {', '.join(a.chosen)}" if a.chosen
+            else f"one fault per mutant drawn from seed {a.seed}")
     lines = [f"### kit mutate {a.scenario} ({mode})", "",
              f"{len(a.judged)} mutants: {a.count('killed')} killed, {a.count('survived')} "
              f"survived, {a.count('equivalent')} equivalent, {a.count('error')} error; "

@@ -50,11 +50,13 @@ def sampled_fault(scenario: Scenario, mutant: Mutant, seed: int) -> str:
     return random.Random(f"{seed}:{mutant.id}").choice(sorted(scenario.faults))
 
 
-def faults_for(scenario: Scenario, mutant: Mutant, seed: int, all_faults: bool
-               ) -> tuple[str, ...]:
-    """The faults a mutant runs under: every fault, or the one drawn for it."""
-    return tuple(sorted(scenario.faults)) if all_faults else (sampled_fault(scenario, mutant,
-                                                                            seed),)
+def faults_for(scenario: Scenario, mutant: Mutant, seed: int, all_faults: bool,
+               chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The faults a mutant runs under: every fault, the ones chosen (`--fault`: those that
+    can reach the mutated code), or the one drawn for it."""
+    if all_faults:
+        return tuple(sorted(scenario.faults))
+    return chosen or (sampled_fault(scenario, mutant, seed),)
 
 
 def static_findings(scenario: Scenario, root: Path) -> set[tuple[str, str]]:
@@ -107,11 +109,12 @@ class _Mutants:
 
 def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Path, *,
                seed: int, all_faults: bool, jobs: int, emulator: str = "moto",
+               chosen: tuple[str, ...] = (),
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
     """Run every mutant not yet decided, under its sampled fault (or every fault)."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
     rows = {j.mutant.id: [Row(j.mutant.id, f, ())
-                          for f in faults_for(scenario, j.mutant, seed, all_faults)]
+                          for f in faults_for(scenario, j.mutant, seed, all_faults, chosen)]
             for j in left}
     matrix = _Mutants(scenario, solution, {j.mutant.id: j.mutant for j in left}, out,
                       _Sandboxes(emulator, None), progress)

@@ -160,7 +160,8 @@ class Supervisor(threading.Thread):
         lines = log.read_text(errors="replace").splitlines() if log.exists() else []
         return lines[-TAIL_LINES:]
 
-    def _exited(self, name: str, proc: Confined, code: int, refused: str | None = None) -> None:
+    def _exited(self, name: str, proc: Confined, code: int, refused: str | None = None,
+                by: str | None = None) -> None:
         if proc.pid in self._ended:
             return
         self._ended.add(proc.pid)
@@ -169,6 +170,9 @@ class Supervisor(threading.Thread):
             {"code": code} if code >= 0 else {"signal": signal.Signals(-code).name})
         if refused:
             value["refused"] = refused
+        by = by or ("fault" if name in self._killed else None)
+        if by:
+            value["by"] = by
         self.recorder.record("kit", "worker_exit", worker=name, pid=proc.pid, **value)
 
     @staticmethod
@@ -211,4 +215,4 @@ class Supervisor(threading.Thread):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-            self._exited(name, proc, proc.returncode)
+            self._exited(name, proc, proc.returncode, by="stop")

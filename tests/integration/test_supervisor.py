@@ -6,7 +6,8 @@ import dataclasses
 import os
 import subprocess
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,16 @@ def _supervise(confinement: Confinement, logdir: Path) -> tuple[Supervisor, list
                         if op.kind == "worker_exit"]
 
 
+def _within(seconds: float, condition: Callable[[], bool]) -> bool:
+    """Whether `condition` holds within `seconds` (polled: a file has no event to wait on)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_a_task_limit_the_solution_filled_is_its_workers_exit(
         confinement: Confinement, tmp_path: Path) -> None:
     # Stand-ins for the solution's own processes (a fork bomb's children) fill the group.
@@ -77,4 +88,29 @@ def test_a_worker_that_started_exits_without_a_refusal(
         confinement: Confinement, tmp_path: Path) -> None:
     supervisor, exits = _supervise(confinement, tmp_path)
     assert supervisor.error is None and supervisor.crash_looped
-    assert exits and all(e == {**e, "code": 0} and "refused" not in e for e in exits), exits
+    # Exits of its own: no `by` (workload.workers_start's keeps_running judges them).
+    assert exits and all(e == {**e, "code": 0} and "refused" not in e and "by" not in e
+                         for e in exits), exits
+
+
+def test_exits_the_kit_caused_are_marked_as_the_fault_s_and_the_stop_s(
+        confinement: Confinement, tmp_path: Path) -> None:
+    recorder, stopping = Recorder(), threading.Event()
+    log = tmp_path / "worker-0.log"  # each incarnation says "up" there once it runs
+
+    def up(n: int) -> Callable[[], bool]:
+        return lambda: log.exists() and log.read_text().count("up") >= n
+
+    command = ["python", "-c", "import time; print('up', flush=True); time.sleep(600)"]
+    supervisor = Supervisor(command, confinement, {}, 1, lambda _: {}, tmp_path, recorder,
+                            grace=1.0, stopping=stopping)
+    supervisor.start()
+    try:
+        assert _within(30, up(1))
+        assert supervisor.kill("worker-0#0")
+        assert _within(30, up(2)), supervisor.error  # its restart is running
+    finally:
+        supervisor.stop()
+    exits = {op.value.worker: op.value.by for op in recorder.snapshot()
+             if op.kind == "worker_exit"}
+    assert exits == {"worker-0#0": "fault", "worker-0#1": "stop"}, exits

@@ -12,10 +12,10 @@ from kit import scenario
 from kit.checks.result import CheckResult
 from kit.errors import InputError
 from kit.mutate import equivalents, reuse
-from kit.mutate.analysis import Analysis
+from kit.mutate.analysis import Analysis, analyse
 from kit.mutate.mutant import Mutant, unified
 from kit.mutate.report import markdown, write
-from kit.mutate.run import Judged, _verdict, judge_static, sampled_fault
+from kit.mutate.run import Judged, _verdict, faults_for, judge_static, sampled_fault
 from kit.mutate.run import dir_name as run_dir_name
 from kit.run.result import RunResult
 from kit.validate import Row
@@ -83,6 +83,15 @@ def test_the_sampled_fault_is_stable_and_a_fault_of_the_scenario() -> None:
     sc = scenario.load("order-pipeline")
     assert sampled_fault(sc, MUTANT, 1) == sampled_fault(sc, MUTANT, 1) in sc.faults
     assert len({sampled_fault(sc, MUTANT, s) for s in range(30)}) > 1
+
+
+def test_chosen_faults_replace_the_sampled_one_and_an_unknown_one_is_named(
+        tmp_path: Path) -> None:
+    sc = scenario.load("order-pipeline")
+    assert faults_for(sc, MUTANT, 1, False, ("db_outage",)) == ("db_outage",)
+    assert faults_for(sc, MUTANT, 1, True, ("db_outage",)) == tuple(sorted(sc.faults))
+    with pytest.raises(InputError, match="--fault db_outrage: no such fault in order-pipeline"):
+        analyse(sc, sc.golden, tmp_path, chosen=("db_outrage",))
 
 
 def test_the_static_stage_kills_a_mutant_the_policy_lint_flags(tmp_path: Path) -> None:

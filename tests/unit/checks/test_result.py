@@ -67,6 +67,8 @@ def test_bad_params_are_refused_naming_the_fix():
         INVARIANTS["recovery.within_rto"].params({"rto_second": 5})
     with pytest.raises(ParamError, match="expected a positive integer"):
         INVARIANTS["rds.hardening"].params({"min_backup_retention_days": "7"})
+    with pytest.raises(ParamError, match=r"expected true or false \(default false\)"):
+        INVARIANTS["workload.workers_start"].params({"keeps_running": 1})
 
 
 def test_resolve_applies_defaults_and_types():
