@@ -27,7 +27,9 @@ def judge(scenario: Scenario, history: History) -> tuple[dict[str, CheckResult],
         return run_checks(history, invariants.defaults(invariants.before_workload()),
                           registry), None
     # A drill has no workers: its gate is the application's writes (the table's always rows).
-    always = invariants.defaults(invariants.always(scenario.workload.kind))
+    # The scenario's own params win (workload.workers_start's keeps_running).
+    always = {i: scenario.params.get(i, p) for i, p in
+              invariants.defaults(invariants.always(scenario.workload.kind)).items()}
     static = {k: v for k, v in scenario.params.items() if scenario.table[k].static}
     if scenario.workload.kind == "drill" and not history.of_kind("write"):
         return run_checks(history, always | static, registry), None  # nothing was recovered
