@@ -62,11 +62,11 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
-        chosen = [m for m in mutants if any(m.id == o or m.id.startswith(o) for o in only)]
-        if not chosen:
+        picked = [m for m in mutants if any(m.id == o or m.id.startswith(o) for o in only)]
+        if not picked:
             raise InputError(f"--only {', '.join(only)}: matches no mutant of {solution} "
                              f"(ids look like {mutants[0].id if mutants else 'none'})")
-        mutants = chosen
+        mutants = picked
     judged = [Judged(m) for m in mutants]
     for j in judged:
         if j.mutant.id in listed:
