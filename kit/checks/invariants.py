@@ -108,8 +108,7 @@ _ROWS = (
     Invariant(encryption.AT_REST, encryption.check_at_rest, encryption.DEFAULTS,
               stage="configuration"),
     Invariant(workers.WORKERS_START, workers.check_workers_start, workers.DEFAULTS,
-              severity="gate",
-              always=("queue",)),
+              severity="gate", always=("queue",)),
     Invariant(workers.FAULT_INJECTED, workers.check_fault_injected, severity="gate",
               always=EVERY_KIND),
     # Judged only when AWS refused every send, and when the workers harmed the kit's
