@@ -100,6 +100,9 @@ class DbInstance:
         self.zone = spec.zone  # the primary's
         self.secondary_zone = other_zone(spec, spec.zone) if spec.multi_az else None
         self.busy = False  # a transition runs: the crash monitor keeps off
+        # When a fault struck (a crash, a zone cut off): the model's time of the recovery
+        # it sets off, detection included, runs from then.
+        self.struck: float | None = None
         self.lock = threading.RLock()
         self._generation = 0
 
@@ -128,10 +131,11 @@ class DbInstance:
         if self.stop.wait(seconds):
             raise DataPlaneError(f"{self.identifier}: the data plane stopped mid-transition")
 
-    def _within(self, seconds: float, transition: str, work: Callable[[], None]) -> None:
-        """Do a transition's real work within its modelled `seconds`, then wait out the rest;
-        emit the time the work took beyond them."""
-        started = time.monotonic()
+    def _within(self, seconds: float, transition: str, work: Callable[[], None],
+                since: float | None = None) -> None:
+        """Do a transition's real work within its modelled `seconds` (counted from `since`,
+        default now), then wait out the rest; emit the time it took beyond them."""
+        started = time.monotonic() if since is None else since
         work()
         took = time.monotonic() - started
         self._pause(max(0.0, seconds - took))
@@ -144,6 +148,11 @@ class DbInstance:
             self.proxy.set_enabled(False)
         else:
             self.proxy.set_upstream(f"127.0.0.1:{server.port}", not self.partitioned)
+
+    def _strike(self) -> float | None:
+        """When the fault this transition recovers from struck (once: then forgotten)."""
+        struck, self.struck = self.struck, None
+        return struck
 
     def _add_standby(self) -> None:
         primary = self.primary
@@ -184,7 +193,7 @@ class DbInstance:
             new.promote()
             new.set({"synchronous_standby_names": "''"})
 
-        self._within(self.timings.failover_seconds, "failover", promote)
+        self._within(self.timings.failover_seconds, "failover", promote, self._strike())
         self.primary, self.standby, self.partitioned = new, None, False
         if self.secondary_zone is not None:  # the standby's zone is the primary's now
             self.zone, self.secondary_zone = self.secondary_zone, self.zone
@@ -205,7 +214,7 @@ class DbInstance:
             primary.stop()
             primary.start()
 
-        self._within(self.timings.reboot_seconds, "restart", restart)
+        self._within(self.timings.reboot_seconds, "restart", restart, self._strike())
         self._point_endpoint(primary)
 
     # --- transitions (run by the plane in a worker thread) ----------------------------
@@ -275,6 +284,7 @@ class DbInstance:
         """The primary's Availability Zone is cut off, at once: the endpoint stops answering
         and the WAL stops shipping (then `lose_az` does what RDS does about it)."""
         self.partitioned = True
+        self.struck = time.monotonic()
         self.proxy.set_enabled(False)
         self.emit(self.identifier, "az_lost")
 
@@ -289,7 +299,7 @@ class DbInstance:
         """The zone is back: a single-AZ instance answers again."""
         with self.lock:
             if self.partitioned:
-                self.partitioned = False
+                self.partitioned, self.struck = False, None
                 self._point_endpoint(self.primary)
                 self.emit(self.identifier, "az_restored")
 

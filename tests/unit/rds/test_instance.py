@@ -80,3 +80,6 @@ def test_work_that_outlasts_a_transitions_model_is_an_overrun_and_work_within_it
     assert detail["seconds"] >= 0.19
     db._within(0.0, "create", lambda: time.sleep(0.05))  # nothing modelled: nothing over
     assert len(events) == 1
+    # A recovery's model counts from when its fault struck: detection is in its time.
+    db._within(0.5, "failover", lambda: None, since=time.monotonic() - 2.0)
+    assert events[-1][2]["seconds"] >= 1.5
