@@ -31,22 +31,19 @@ def check_deletion_protection(history: History, p: Params) -> CheckResult:
                for a in attempts if not a.get("refused")]
     if final.db_instances.get(p["database"], "absent") is None and not deleted:
         deleted.append({"instance": p["database"], "by": "gone at the end"})
-    # Unprotected: the instance the application uses at the end can be deleted in one call.
-    description = (final.in_use or {}).get("description") or {}
-    declared = final.db_instances.get(p["database"]) or {}
-    unprotected = [f"{what}, {d.get('DBInstanceIdentifier')},"
-                   for what, d in (("the instance in use", description),
-                                   ("the declared instance", declared))
-                   if d and d.get("DeletionProtection") is not True]
-    if len(unprotected) == 2 and description.get("DBInstanceIdentifier") == \
-            declared.get("DBInstanceIdentifier"):
-        unprotected = unprotected[:1]  # one instance, in use and declared
+    # Unprotected: the instance the application uses at the end, or the declared one where it
+    # still exists, can be deleted in one call (identifier -> which; in use wins for one).
+    described = (("the declared instance", final.db_instances.get(p["database"]) or {}),
+                 ("the instance in use", (final.in_use or {}).get("description") or {}))
+    unprotected = {d.get("DBInstanceIdentifier"): what for what, d in described
+                   if d and d.get("DeletionProtection") is not True}
     evidence = {"attempts": attempts, "deleted": anomaly(deleted),
-                "unprotected": anomaly(unprotected)}
-    # Pass rule: nothing deleted and the instance in use protected.
+                "unprotected": anomaly(list(unprotected))}
+    # Pass rule: nothing deleted, and the instances in use and declared protected.
     if deleted or unprotected:
         parts = [f"{d['instance']} deleted ({d['by']})" for d in deleted]
-        parts += [f"{name} has DeletionProtection off" for name in unprotected]
+        parts += [f"{what}, {name}, has DeletionProtection off"
+                  for name, what in unprotected.items()]
         return judged(DELETION, False, "; ".join(parts), evidence, p)
     refused = [a.get("refused") for a in attempts]
     what = f"the deletion attempt was refused ({refused[0]})" if refused else \

@@ -7,10 +7,11 @@ streaming replica every commit waits for (synchronous replication, RDS User Guid
 so the address clients use stays the same while the server behind it changes, as the DNS
 name does on AWS. Statuses follow the User Guide's "Viewing Amazon RDS DB instance status":
 creating -> available; rebooting (a reboot, or a single-AZ engine restarted in place after
-a crash); deleting. Each transition lasts its configured time (kit.rds.config), the real work done
-within it; work that outlasts it (a loaded machine) is emitted as an `overrun`, which the
-drill's clock leaves out (recovery.rto): the machine's speed never decides a verdict. A
-transition runs in a worker thread of the plane and holds the instance's lock throughout.
+a crash); deleting. Each transition lasts its configured time (kit.rds.config), its real
+work done within it; work that outlasts it (a loaded machine) is emitted as an `overrun`,
+which the drill's clock leaves out (recovery.rto): the machine's speed never decides a
+verdict. A transition runs in a worker thread of the plane and holds the instance's lock
+throughout.
 
 Zones as DescribeDBInstances reports them (RDS API reference, DBInstance): `AvailabilityZone`
 is the primary's zone, `SecondaryAvailabilityZone` the standby's, present only for Multi-AZ.
