@@ -68,7 +68,8 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 | runbook_exit      | kit           | code: int|None (None: killed at its timeout), timed_out,  |
 |                   |               | output: list (its last lines)                             |
 | rds_event         | rds           | instance: str, event: str (status, failover_completed,    |
-|                   |               | ...), detail fields: what the data plane did              |
+|                   |               | ...), detail fields: what the data plane did; `overrun`   |
+|                   |               | (transition, seconds): its real work outlasted the model  |
 | request_refused   | worker-N /    | code: str (the AWS error answered), reason: str, service, |
 |                   | unknown       | occurrence: int: the gateway refused a request over a     |
 |                   |               | size limit (kit/gateway/limits.py), a malformed one or a  |

@@ -1,7 +1,9 @@
 """rds.deletion_protection: one call cannot delete the database: the instance survives an
 attempted deletion, and the instance the application uses at the end is protected too (a
 restored instance does not inherit the setting: RestoreDBInstanceToPointInTime and
-RestoreDBInstanceFromDBSnapshot take their own DeletionProtection, default false).
+RestoreDBInstanceFromDBSnapshot take their own DeletionProtection, default false). The
+declared instance is judged whatever the fault: where it still exists at the end it is
+protected (a run whose fault never tries a deletion proves nothing about it otherwise).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ DEFAULTS: dict[str, Any] = {"database": "database.main"}
 
 
 def check_deletion_protection(history: History, p: Params) -> CheckResult:
-    """rds.deletion_protection: no deletion went through; the instance in use is protected."""
+    """rds.deletion_protection: no deletion went through; the instances in use and declared are
+    protected."""
     final = history.final
     if final is None or final.db_instances is None:
         return error(DELETION, "the DB instances were not read at the end: cannot judge", p)
@@ -28,19 +31,22 @@ def check_deletion_protection(history: History, p: Params) -> CheckResult:
                for a in attempts if not a.get("refused")]
     if final.db_instances.get(p["database"], "absent") is None and not deleted:
         deleted.append({"instance": p["database"], "by": "gone at the end"})
-    # Unprotected: the instance the application uses at the end can be deleted in one call.
-    description = (final.in_use or {}).get("description") or {}
-    unprotected = [description.get("DBInstanceIdentifier")] \
-        if description and description.get("DeletionProtection") is not True else []
+    # Unprotected: the instance the application uses at the end, or the declared one where it
+    # still exists, can be deleted in one call (identifier -> which; in use wins for one).
+    described = (("the declared instance", final.db_instances.get(p["database"]) or {}),
+                 ("the instance in use", (final.in_use or {}).get("description") or {}))
+    unprotected = {d.get("DBInstanceIdentifier"): what for what, d in described
+                   if d and d.get("DeletionProtection") is not True}
     evidence = {"attempts": attempts, "deleted": anomaly(deleted),
-                "unprotected": anomaly(unprotected)}
-    # Pass rule: nothing deleted and the instance in use protected.
+                "unprotected": anomaly(list(unprotected))}
+    # Pass rule: nothing deleted, and the instances in use and declared protected.
     if deleted or unprotected:
         parts = [f"{d['instance']} deleted ({d['by']})" for d in deleted]
-        parts += [f"the instance in use, {name}, has DeletionProtection off"
-                  for name in unprotected]
+        parts += [f"{what}, {name}, has DeletionProtection off"
+                  for name, what in unprotected.items()]
         return judged(DELETION, False, "; ".join(parts), evidence, p)
     refused = [a.get("refused") for a in attempts]
     what = f"the deletion attempt was refused ({refused[0]})" if refused else \
         "no deletion attempt in this run"
-    return judged(DELETION, True, f"{what}; the instance in use is protected", evidence, p)
+    return judged(DELETION, True, f"{what}; the instance in use and the declared one are "
+                  "protected", evidence, p)

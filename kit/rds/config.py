@@ -23,8 +23,8 @@ class RdsTimings(BaseModel):
     reboot_seconds: float = Field(2.0, ge=0, le=120)
     # a Multi-AZ failover: detection, promotion and the endpoint moving to the standby
     failover_seconds: float = Field(1.0, ge=0, le=120)
-    # a restore (from a snapshot or to a point in time) stays `creating` this long, besides
-    # the real copy and WAL replay
+    # a restore (from a snapshot or to a point in time) stays `creating` this long, the real
+    # copy and WAL replay included (longer only when they take longer: an overrun)
     restore_seconds: float = Field(2.0, ge=0, le=300)
     # how often an instance's WAL is shipped to its backups: LatestRestorableTime lags the
     # present by at most this (AWS: "typically within the last five minutes")

@@ -7,8 +7,11 @@ streaming replica every commit waits for (synchronous replication, RDS User Guid
 so the address clients use stays the same while the server behind it changes, as the DNS
 name does on AWS. Statuses follow the User Guide's "Viewing Amazon RDS DB instance status":
 creating -> available; rebooting (a reboot, or a single-AZ engine restarted in place after
-a crash); deleting. Each transition lasts its configured time (kit.rds.config) plus the real
-work, runs in a worker thread of the plane, and holds the instance's lock throughout.
+a crash); deleting. Each transition lasts its configured time (kit.rds.config), its real
+work done within it; work that outlasts it (a loaded machine) is emitted as an `overrun`,
+which the drill's clock leaves out (recovery.rto): the machine's speed never decides a
+verdict. A transition runs in a worker thread of the plane and holds the instance's lock
+throughout.
 
 Zones as DescribeDBInstances reports them (RDS API reference, DBInstance): `AvailabilityZone`
 is the primary's zone, `SecondaryAvailabilityZone` the standby's, present only for Multi-AZ.
@@ -98,6 +101,9 @@ class DbInstance:
         self.zone = spec.zone  # the primary's
         self.secondary_zone = other_zone(spec, spec.zone) if spec.multi_az else None
         self.busy = False  # a transition runs: the crash monitor keeps off
+        # When a fault struck (a crash, a zone cut off): the model's time of the recovery
+        # it sets off, detection included, runs from then.
+        self.struck: float | None = None
         self.lock = threading.RLock()
         self._generation = 0
 
@@ -126,11 +132,28 @@ class DbInstance:
         if self.stop.wait(seconds):
             raise DataPlaneError(f"{self.identifier}: the data plane stopped mid-transition")
 
+    def _within(self, seconds: float, transition: str, work: Callable[[], None],
+                since: float | None = None) -> None:
+        """Do a transition's real work within its modelled `seconds` (counted from `since`,
+        default now), then wait out the rest; emit the time it took beyond them."""
+        started = time.monotonic() if since is None else since
+        work()
+        took = time.monotonic() - started
+        self._pause(max(0.0, seconds - took))
+        if seconds > 0 and took > seconds:
+            self.emit(self.identifier, "overrun", transition=transition,
+                      seconds=round(took - seconds, 3))
+
     def _point_endpoint(self, server: PgServer | None) -> None:
         if server is None:
             self.proxy.set_enabled(False)
         else:
             self.proxy.set_upstream(f"127.0.0.1:{server.port}", not self.partitioned)
+
+    def _strike(self) -> float | None:
+        """When the fault this transition recovers from struck (once: then forgotten)."""
+        struck, self.struck = self.struck, None
+        return struck
 
     def _add_standby(self) -> None:
         primary = self.primary
@@ -162,13 +185,16 @@ class DbInstance:
         """Promote the standby and move the endpoint to it; a new standby follows."""
         self.emit(self.identifier, "failover_started", reason=why)
         self.proxy.set_enabled(False)
-        self._pause(self.timings.failover_seconds)
         old, new = self.primary, self.standby
         assert new is not None
-        if old is not None:
-            old.destroy()
-        new.promote()
-        new.set({"synchronous_standby_names": "''"})
+
+        def promote() -> None:
+            if old is not None:
+                old.destroy()
+            new.promote()
+            new.set({"synchronous_standby_names": "''"})
+
+        self._within(self.timings.failover_seconds, "failover", promote, self._strike())
         self.primary, self.standby, self.partitioned = new, None, False
         if self.secondary_zone is not None:  # the standby's zone is the primary's now
             self.zone, self.secondary_zone = self.secondary_zone, self.zone
@@ -182,34 +208,41 @@ class DbInstance:
         self.status = "rebooting"
         self.emit(self.identifier, "restarting", reason=why)
         self.proxy.set_enabled(False)
-        assert self.primary is not None
-        self.primary.stop()
-        self._pause(self.timings.reboot_seconds)
-        self.primary.start()
-        self._point_endpoint(self.primary)
+        primary = self.primary
+        assert primary is not None
+
+        def restart() -> None:
+            primary.stop()
+            primary.start()
+
+        self._within(self.timings.reboot_seconds, "restart", restart, self._strike())
+        self._point_endpoint(primary)
 
     # --- transitions (run by the plane in a worker thread) ----------------------------
 
     def provision(self, source: Source, extra_seconds: float) -> None:
         """creating -> available: a primary from `source`, its standby, its first backup."""
         with self.lock:
-            server = self._server(source.path)
-            server.configure({**self.backups.settings(), **(source.recovery or {})})
-            if source.recovery:
-                server.signal_file("recovery.signal")
-            server.start(RECOVERY_TIMEOUT if source.recovery else READY_TIMEOUT)
-            self.primary = server
-            if source.recovery:
-                self._await_promotion(server)
-            if source.path is None:
-                self._create_database(server)
-            if self.spec.multi_az:
-                self._add_standby()
-            if self.backups.enabled:
-                self.backups.base_backup(server)
-            self._pause(extra_seconds)
-            self._point_endpoint(server)
+            self._within(extra_seconds, "create" if source.path is None else "restore",
+                         lambda: self._build(source))
+            self._point_endpoint(self.primary)
             self._set("available")
+
+    def _build(self, source: Source) -> None:
+        server = self._server(source.path)
+        server.configure({**self.backups.settings(), **(source.recovery or {})})
+        if source.recovery:
+            server.signal_file("recovery.signal")
+        server.start(RECOVERY_TIMEOUT if source.recovery else READY_TIMEOUT)
+        self.primary = server
+        if source.recovery:
+            self._await_promotion(server)
+        if source.path is None:
+            self._create_database(server)
+        if self.spec.multi_az:
+            self._add_standby()
+        if self.backups.enabled:
+            self.backups.base_backup(server)
 
     def _await_promotion(self, server: PgServer) -> None:
         deadline = time.monotonic() + RECOVERY_TIMEOUT
@@ -252,6 +285,7 @@ class DbInstance:
         """The primary's Availability Zone is cut off, at once: the endpoint stops answering
         and the WAL stops shipping (then `lose_az` does what RDS does about it)."""
         self.partitioned = True
+        self.struck = time.monotonic()
         self.proxy.set_enabled(False)
         self.emit(self.identifier, "az_lost")
 
@@ -266,7 +300,7 @@ class DbInstance:
         """The zone is back: a single-AZ instance answers again."""
         with self.lock:
             if self.partitioned:
-                self.partitioned = False
+                self.partitioned, self.struck = False, None
                 self._point_endpoint(self.primary)
                 self.emit(self.identifier, "az_restored")
 

@@ -215,6 +215,7 @@ class DataPlane:
         """Kill the primary's postmaster; the monitor notices and recovers as RDS does."""
         if instance.primary is None:
             raise DataPlaneError(f"{instance.identifier} has no running primary to crash")
+        instance.struck = time.monotonic()
         instance.primary.kill()
         self.emit(instance.identifier, "primary_killed")
 

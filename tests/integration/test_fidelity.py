@@ -219,6 +219,39 @@ def test_every_db_instance_and_replica_has_its_own_resource_id(sandbox: Sandbox)
     assert [d["DBInstanceIdentifier"] for d in found] == ["first-replica"]
 
 
+def test_a_new_instance_needs_a_password_unless_rds_or_its_cluster_keeps_one(
+        sandbox: Sandbox) -> None:
+    """AWS RDS API reference, CreateDBInstance: MasterUserPassword "Can't be specified if
+    ManageMasterUserPassword is turned on" and "doesn't apply to Amazon Aurora DB
+    instances. The password for the master user is managed by the DB cluster"; with
+    neither, AWS answers InvalidParameterValue "The parameter MasterUserPassword must be
+    provided and must not be blank". Restores and read replicas take the source's."""
+    rds = aws.client("rds", sandbox.moto.url)
+    bare = {"Engine": "postgres", "DBInstanceClass": "db.t3.micro", "MasterUsername": "kit",
+            "AllocatedStorage": 20}
+    for refused in ({}, {"ManageMasterUserPassword": False}, {"MasterUserPassword": ""}):
+        with pytest.raises(botocore.exceptions.ClientError) as caught:
+            rds.create_db_instance(DBInstanceIdentifier="no-password", **bare, **refused)
+        assert caught.value.response["Error"]["Code"] == "InvalidParameterValue"
+        assert "MasterUserPassword must be provided" in str(caught.value)
+    managed = rds.create_db_instance(DBInstanceIdentifier="managed-password", **bare,
+                                     ManageMasterUserPassword=True)["DBInstance"]
+    assert managed["MasterUserSecret"]["SecretArn"]
+    rds.create_db_snapshot(DBInstanceIdentifier="managed-password",
+                           DBSnapshotIdentifier="managed-snap")
+    rds.restore_db_instance_from_db_snapshot(DBInstanceIdentifier="from-snap",
+                                             DBSnapshotIdentifier="managed-snap")
+    rds.create_db_instance_read_replica(DBInstanceIdentifier="managed-replica",
+                                        SourceDBInstanceIdentifier="managed-password")
+    rds.create_db_cluster(DBClusterIdentifier="keeps-password", Engine="aurora-postgresql",
+                          MasterUsername="kit", ManageMasterUserPassword=True)
+    member = rds.create_db_instance(DBInstanceIdentifier="cluster-member",
+                                    DBClusterIdentifier="keeps-password",
+                                    Engine="aurora-postgresql",
+                                    DBInstanceClass="db.r6g.large")["DBInstance"]
+    assert member["DBClusterIdentifier"] == "keeps-password"
+
+
 # --- KMS -------------------------------------------------------------------------------
 
 def test_replica_key_takes_the_primary_arn_and_its_own_policy(sandbox: Sandbox) -> None:

@@ -65,6 +65,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
             rds.nchar_character_set_reads_back,
             rds.cluster_insights_and_monitoring_read_back,
             rds.provisioned_clusters_report_no_serverless_scaling,
+            rds.a_new_instance_needs_a_master_password,
             rds_groups.option_groups_for_current_engines,
             rds_groups.modified_parameters_read_back_as_the_users,
             rds_engines.current_engines_are_accepted,

@@ -447,3 +447,41 @@ def nchar_character_set_reads_back() -> None:
 
     RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
     RDSBackend._kit_nchar = True  # type: ignore[attr-defined]
+
+
+# Engines whose instances are members of a DB cluster, which holds the master password.
+CLUSTER_ENGINES = ("aurora", "neptune", "docdb")
+NO_PASSWORD = "The parameter MasterUserPassword must be provided and must not be blank."
+
+
+def a_new_instance_needs_a_master_password() -> None:
+    """CreateDBInstance refuses an instance with neither MasterUserPassword nor
+    ManageMasterUserPassword, unless it is a member of a DB cluster.
+
+    AWS (RDS API reference, CreateDBInstance): MasterUsername "is required for RDS DB
+    instances"; MasterUserPassword "Can't be specified if ManageMasterUserPassword is
+    turned on" and "doesn't apply to Amazon Aurora DB instances. The password for the
+    master user is managed by the DB cluster"; without either AWS answers
+    InvalidParameterValue (the message moto itself gives CreateDBCluster). moto 5.2 makes
+    the instance with no password at all, so `manage_master_user_password` dropped from
+    a solution applies. Restores (from a snapshot, to a point in time) and read replicas
+    take the source's password: they are other actions, left alone.
+    """
+    from moto.rds.exceptions import InvalidParameterValue
+    from moto.rds.responses import RDSResponse
+
+    original = RDSResponse.create_db_instance
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def create_db_instance(self: Any) -> Any:
+        params = self.params
+        member = params.get("db_cluster_identifier") or str(
+            params.get("engine", "")).lower().startswith(CLUSTER_ENGINES)
+        if not (member or params.get("master_user_password")
+                or params.get("manage_master_user_password")):
+            raise InvalidParameterValue(NO_PASSWORD)
+        return original(self)
+
+    create_db_instance._kit_fix = True  # type: ignore[attr-defined]
+    RDSResponse.create_db_instance = create_db_instance  # type: ignore[method-assign]

@@ -52,7 +52,8 @@ class Drill:
 
     def build(self, keys: list[str] | None, endpoint: str | None = OLD,
               protected: bool = True, extra_rows: list[dict[str, Any]] | None = None,
-              totals: dict[str, tuple[int, int]] | None = None) -> History:
+              totals: dict[str, tuple[int, int]] | None = None,
+              declared: dict[str, Any] | None = None) -> History:
         """The history, with the database in use holding `keys` (None: nothing readable)."""
         tables = None
         if keys is not None:
@@ -69,7 +70,8 @@ class Drill:
                   "description": {"DBInstanceIdentifier": "db",
                                   "DeletionProtection": protected} if endpoint else None}
         final = FinalState(tables=tables, in_use=in_use,
-                           db_instances={"database.main": {"DBInstanceIdentifier": "db"}})
+                           db_instances={"database.main": declared or {
+                               "DBInstanceIdentifier": "db", "DeletionProtection": protected}})
         return make_history(self.ops, final)
 
 
@@ -186,6 +188,24 @@ def test_rto_is_the_time_from_the_incident_to_the_next_acknowledged_write(
     assert verdict(check_rto(d.build(keys), params_of(RTO, **params))) == expected
 
 
+def test_the_data_planes_overrun_is_left_out_of_the_rto_and_only_within_it() -> None:
+    """A failover modelled as 2 s that took 6 s on a loaded machine: the 4 s beyond the
+    model are the kit's, not the solution's; an overrun outside the recovery counts not."""
+    d = Drill()
+    d.op("rds", "rds_event", instance="db", event="overrun", transition="create", seconds=30.0)
+    keys = d.writes(range(5))
+    d.incident("instance_crash")
+    d.time += 7.0
+    d.op("rds", "rds_event", instance="db", event="overrun", transition="failover", seconds=4.0)
+    keys += d.writes(range(5, 8))
+    result = check_rto(d.build(keys), params_of(RTO, rto_seconds=6))
+    assert verdict(result) == "pass"
+    assert result.evidence["data_plane_overrun_seconds"] == 4.0
+    assert result.evidence["recovered_in_seconds"] < 6
+    d.ops[-7]["value"]["seconds"] = 0.5  # the overrun in the recovery: most of it was not
+    assert verdict(check_rto(d.build(keys), params_of(RTO, rto_seconds=6))) == "fail"
+
+
 def test_no_write_after_the_incident_misses_the_rto_and_no_incident_passes() -> None:
     d = Drill()
     keys = d.writes(range(5))
@@ -205,6 +225,24 @@ def test_deletion_protection_fails_when_a_deletion_goes_through_or_the_new_home_
     d.ops[-1]["value"]["detail"]["refused"] = None
     result = check_deletion_protection(d.build(keys), params_of(DELETION))
     assert verdict(result) == "fail" and result.evidence["deleted"]["count"] == 1
+
+
+def test_deletion_protection_fails_when_the_declared_instance_is_unprotected_whatever_the_fault(
+        ) -> None:
+    """A restore left the application on a protected instance, but the declared one can
+    still be deleted in one call: no deletion attempt was needed to show it."""
+    d = Drill()
+    keys = d.writes(range(3))
+    d.incident("bad_migration")
+    old = {"DBInstanceIdentifier": "ledger-db", "DeletionProtection": False}
+    result = check_deletion_protection(d.build(keys, declared=old), params_of(DELETION))
+    assert verdict(result) == "fail" and "the declared instance, ledger-db," in result.summary
+    old["DeletionProtection"] = True
+    assert verdict(check_deletion_protection(d.build(keys, declared=old),
+                                             params_of(DELETION))) == "pass"
+    unprotected = d.build(keys, protected=False)  # one instance, declared and in use
+    assert check_deletion_protection(unprotected, params_of(DELETION)).evidence[
+        "unprotected"]["count"] == 1
 
 
 def test_app_writes_fails_when_the_application_never_wrote() -> None:

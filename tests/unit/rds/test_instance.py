@@ -4,6 +4,7 @@ that cannot fail over, modifications of retention and Multi-AZ, and the plane's 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .builders import instance, plane
@@ -65,3 +66,20 @@ def test_the_master_password_is_the_kits_the_same_for_a_user_on_every_restore(tm
     assert found.password("app") == found.password("app")
     assert found.password("app") != found.password("admin")
     assert len(found.password("app")) == 64  # an HMAC-SHA256, never the solution's password
+
+
+def test_work_that_outlasts_a_transitions_model_is_an_overrun_and_work_within_it_none(
+        tmp_path):
+    # A transition lasts its modelled time with its real work inside it; the work a loaded
+    # machine makes longer is reported, so that recovery.rto can leave it out.
+    events, emit = recorder()
+    db = instance(tmp_path, emit=emit)
+    db._within(0.01, "failover", lambda: time.sleep(0.2))
+    [(name, event, detail)] = events
+    assert (name, event, detail["transition"]) == ("ledger", "overrun", "failover")
+    assert detail["seconds"] >= 0.19
+    db._within(0.0, "create", lambda: time.sleep(0.05))  # nothing modelled: nothing over
+    assert len(events) == 1
+    # A recovery's model counts from when its fault struck: detection is in its time.
+    db._within(0.5, "failover", lambda: None, since=time.monotonic() - 2.0)
+    assert events[-1][2]["seconds"] >= 1.5
