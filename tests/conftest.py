@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from kit.sandbox.limits import raise_own_open_files
+from tests.cpu_time import pytest_runtest_protocol, pytest_terminal_summary
 
 ROOT = Path(__file__).resolve().parent.parent
+__all__ = ["pytest_runtest_protocol", "pytest_terminal_summary"]  # CPU per test: tests/cpu_time.py
 
 
 def pytest_configure(config: pytest.Config) -> None:
