@@ -37,7 +37,8 @@ class Relay(threading.Thread):
             "event_type": {"DataType": "String", "StringValue": event_type}})
 
     def run(self) -> None:
-        retrying = Backoff()
+        # Capped at 1 s: once SNS answers again, the backlog goes out at once.
+        retrying = Backoff(first=0.2, cap=1.0)
         while True:
             stopping = self.stop.is_set()
             try:
