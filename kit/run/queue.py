@@ -14,6 +14,7 @@ from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
+from kit.history import Op
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService
 from kit.recorder import Recorder
@@ -225,8 +226,7 @@ def await_published(recorder: Recorder, topic: str, recorded: set[str],
     deadline = time.monotonic() + timeout
     count, changed = -1, time.monotonic()
     while time.monotonic() < deadline:
-        ops = [op for op in recorder.snapshot()
-               if op.kind == "delivery" and op.value.topic == topic]
+        ops = deliveries(recorder.snapshot(), topic)
         now = time.monotonic()
         if len(ops) != count:
             count, changed = len(ops), now
@@ -234,6 +234,11 @@ def await_published(recorder: Recorder, topic: str, recorded: set[str],
                 now - changed >= PUBLISH_QUIET_SECONDS:
             return
         time.sleep(QUIESCENCE_POLL)
+
+
+def deliveries(ops: list[Op], topic: str) -> list[Op]:
+    """The kit's SNS deliveries (any outcome) of messages published to `topic`."""
+    return [op for op in ops if op.kind == "delivery" and op.value.topic == topic]
 
 
 def await_quiescence(sqs: Any, queue_urls: list[str], valid: set[str],
