@@ -19,7 +19,6 @@ from worker.store import Store
 
 log = logging.getLogger(__name__)
 
-BATCH = 10
 POLL_SECONDS = 0.2
 
 
@@ -42,17 +41,16 @@ class Relay(threading.Thread):
         while True:
             stopping = self.stop.is_set()
             try:
-                claimed = self.store.publish_pending(self.publish, BATCH)
+                published = self.store.publish_next(self.publish)
             except (psycopg.Error, *AWS_ERRORS) as exc:
-                log.warning("publishing pending events failed, retrying: %s", _one_line(exc))
+                log.warning("publishing a pending event failed, retrying: %s",
+                            _one_line(exc))
                 if stopping:
                     return
                 retrying.wait(self.stop)
                 continue
             retrying.reset()
-            if claimed:
-                log.info("published %d event(s)", claimed)
-            if claimed == BATCH:
+            if published:
                 continue
             if stopping:
                 return

@@ -44,10 +44,10 @@ INSERT_ORDER = ("insert into orders (order_id, customer_id, amount_cents, status
                 "values (%s, %s, %s, %s) on conflict (order_id) do nothing")
 INSERT_EVENT = ("insert into outbox (event_id, order_id, event_type, body) "
                 "values (%s, %s, %s, %s)")
-# Another relay's rows are skipped, not waited for: each pending event has one publisher
-# at a time.
-CLAIM_PENDING = ("select event_id, event_type, body from outbox where not published "
-                 "order by event_id limit %s for update skip locked")
+# Another relay's row is skipped, not waited for: each pending event has one publisher at
+# a time.
+CLAIM_NEXT = ("select event_id, event_type, body from outbox where not published "
+              "limit 1 for update skip locked")
 MARK_PUBLISHED = "update outbox set published = true where event_id = %s"
 
 
@@ -148,21 +148,24 @@ class Store:
             raise
         return inserted
 
-    def publish_pending(self, publish: Callable[[str, str], None], limit: int) -> int:
-        """Publish up to `limit` unpublished events with `publish(event_type, body)`, marking
-        each; the number claimed. An error (the database's or `publish`'s) rolls the marks
-        back: those events are published again later, under the same event_id."""
+    def publish_next(self, publish: Callable[[str, str], None]) -> bool:
+        """Publish one unpublished event with `publish(event_type, body)` and mark it, in one
+        transaction; False if none is pending. An error (the database's or `publish`'s)
+        rolls the mark back: the event is published again later, under the same event_id.
+        One event per transaction, so that the deadline bounds one publish, not a batch."""
         if not self.connected:
             self.connect()
         conn = self._conn
         assert conn is not None
         try:
             with _deadline(conn, TRANSACTION_DEADLINE_SECONDS), conn.transaction():
-                rows = conn.execute(CLAIM_PENDING, (limit,)).fetchall()
-                for event_id, event_type, body in rows:
-                    publish(event_type, body)
-                    conn.execute(MARK_PUBLISHED, (event_id,))
+                row = conn.execute(CLAIM_NEXT).fetchone()
+                if row is None:
+                    return False
+                event_id, event_type, body = row
+                publish(event_type, body)
+                conn.execute(MARK_PUBLISHED, (event_id,))
         except psycopg.Error:
             self.close()
             raise
-        return len(rows)
+        return True
