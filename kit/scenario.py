@@ -279,18 +279,25 @@ class Drill(Strict):
 
 class Workload(Strict):
     """What runs on the deployed stack: `queue` (a producer and the solution's workers) or
-    `drill` (the kit's application and the solution's runbook)."""
+    `drill` (the kit's application and the solution's runbook). `events` (queue only): a
+    topic resource the workers publish a message per recorded key to; recovery then also
+    waits, bounded, until each recorded key's message was published to it, or until none
+    was for a while (kit/run/queue.py), before the workers are stopped."""
 
     kind: Literal["queue", "drill"] = "queue"
     module: str = "workload.py"
     checks: str = "checks.py"
     producer: Producer | None = None
     effects: Effects | None = None
+    events: str | None = None
     drill: Drill | None = None
     params: dict[str, Any] = {}
 
     @model_validator(mode="after")
     def _kind_has_its_parts(self) -> Workload:
+        if self.events is not None and self.kind != "queue":
+            raise ValueError("events (a topic the workers publish to) belongs to a queue "
+                             "workload")
         needs = {"queue": ("producer", "effects"), "drill": ("drill",)}[self.kind]
         missing = [part for part in needs if getattr(self, part) is None]
         if missing:
@@ -590,6 +597,7 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
                {"workload.producer.topic": (workload.producer.target, "topic")}),
             **({"workload.producer.rule": (workload.producer.rule, "rule")}
                if workload.producer.rule else {}),
+            **({"workload.events": (workload.events, "topic")} if workload.events else {}),
             f"workload.effects.{workload.effects.field}": (workload.effects.resource,
                                                            workload.effects.kind)}
 

@@ -14,8 +14,10 @@ from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
+from kit.history import Op
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService
+from kit.recorder import Recorder
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, ItemObserver, Observer
@@ -24,6 +26,8 @@ from kit.workload.supervisor import NoSession, Supervisor
 
 QUIESCENCE_POLL = 0.2
 QUIET_SECONDS = 3.0
+# Longer than QUIET_SECONDS: a publisher backing off after a fault has its retry to make.
+PUBLISH_QUIET_SECONDS = 5.0
 
 
 class QueueWorkload:
@@ -164,9 +168,14 @@ class QueueWorkload:
                     or self.supervisor.error is not None)
 
     def recover(self) -> None:
-        """Until quiescence (bounded by the scenario's quiescence timeout)."""
-        await_quiescence(self.admin_sqs, self.queue_urls, self.valid, self.observer,
-                         self.ctx.scenario.quiescence_timeout_seconds)
+        """Until quiescence (bounded by the scenario's quiescence timeout), then, when the
+        workers publish events, until they have published them (bounded the same)."""
+        timeout = self.ctx.scenario.quiescence_timeout_seconds
+        await_quiescence(self.admin_sqs, self.queue_urls, self.valid, self.observer, timeout)
+        events = self.ctx.scenario.workload.events
+        if events is not None:
+            await_published(self.ctx.recorder, self.bound.values[f"{events}.arn"],
+                            self.observer.seen, timeout)
 
     def stop(self, nemesis: Nemesis) -> None:
         """Stop the producer, the workers, the observer, then wait for the nemesis."""
@@ -205,6 +214,31 @@ def subscribed_queues(sns: Any, sqs: Any, topic: str) -> list[str]:
             if "NonExistentQueue" not in str(exc) and "QueueDoesNotExist" not in str(exc):
                 raise
     return urls
+
+
+def await_published(recorder: Recorder, topic: str, recorded: set[str],
+                    timeout: float) -> None:
+    """Wait (bounded) until every recorded key's message was published to `topic` (a
+    `delivery` op of the kit's SNS names the key), or nothing was published to it for
+    PUBLISH_QUIET_SECONDS: then nothing more is coming. Why: the workers publish after
+    they record, so a run that stopped them at quiescence would cut off events still on
+    their way, more of them the more loaded the machine is."""
+    deadline = time.monotonic() + timeout
+    count, changed = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        ops = deliveries(recorder.snapshot(), topic)
+        now = time.monotonic()
+        if len(ops) != count:
+            count, changed = len(ops), now
+        if set(recorded) <= {op.value.key for op in ops} or \
+                now - changed >= PUBLISH_QUIET_SECONDS:
+            return
+        time.sleep(QUIESCENCE_POLL)
+
+
+def deliveries(ops: list[Op], topic: str) -> list[Op]:
+    """The kit's SNS deliveries (any outcome) of messages published to `topic`."""
+    return [op for op in ops if op.kind == "delivery" and op.value.topic == topic]
 
 
 def await_quiescence(sqs: Any, queue_urls: list[str], valid: set[str],

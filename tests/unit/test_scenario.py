@@ -76,6 +76,8 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
      "workload.effects: Value error, give exactly one store: database and table, bucket"),
     (lambda d: d["workload"].update(effects={"bucket": "bucket.nope"}),
      "workload.effects.bucket: 'bucket.nope' is not a declared bucket"),
+    (lambda d: d["workload"].update(events="queue.orders"),
+     "workload.events: 'queue.orders' is not a declared topic"),
     (lambda d: d["faults"].update(narrow={"kind": "boundary_tightened",
                                            "target": "role.worker", "duration_seconds": 5}),
      "faults.narrow.params.revoke: Field required"),
