@@ -315,8 +315,8 @@ READ_BACK: tuple[ReadBack, ...] = (
         "has no DnsOptions; AWS uses the requested addresses and returns DnsOptions (EC2 API "
         "reference, CreateVpcEndpoint, SubnetConfiguration, DnsOptionsSpecification)",
         "vpc/complete", replaces=True),
-    # LocalStack serves EC2 from its own bundled moto, which the kit's fixes
-    # (kit/sandbox/fidelity/ec2.py: customer gateways, DHCP options' tags) do not reach.
+    # LocalStack serves EC2 from its own bundled moto, which of the kit's fixes gets only
+    # the subnets' (kit/sandbox/localstack_main.py `SHARED`), not these two of ec2.py.
     ReadBack(
         "localstack.customer-gateway-settings", r"^aws_customer_gateway$",
         r"^(device_name|bgp_asn_extended|certificate_arn)$",

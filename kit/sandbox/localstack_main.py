@@ -1,18 +1,35 @@
 """Entry point of the sandbox's LocalStack, run by LocalStack's own interpreter (its venv:
-kit/toolchain/localstack_install.py), so it imports nothing of the kit: apply the kit's
-compatibility shims, then run LocalStack.
+kit/toolchain/localstack_install.py), so it imports nothing of the kit as a package: apply
+the kit's compatibility shims and fidelity fixes, then run LocalStack.
 
 LocalStack 4.13.1 is the last release that installs on Python 3.11, but its KMS calls
 `uuid.uuid5(namespace, <bytes>)`, which only Python 3.12 accepts ("name" may be bytes since
 3.12): on 3.11 every CreateKey failed with InternalError ("encoding without a string
 argument"). The shim gives 3.11's uuid5 the 3.12 behaviour: bytes are hashed as they are.
+
+LocalStack serves EC2 and Secrets Manager from its own bundled moto, which has the gaps
+the kit fixes in its moto (kit/sandbox/fidelity/). The fixes that apply unchanged to
+LocalStack's moto (`SHARED`: standalone modules, stdlib and moto only, loaded here by
+path) are applied when LocalStack first imports the module they fix, so that LocalStack
+starts as fast as before; `managed_rotation_needs_no_function` is LocalStack's own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import runpy
+import sys
+import time
 import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+FIDELITY = Path(__file__).resolve().parent / "fidelity"
 
 
 def uuid5_accepts_bytes() -> None:
@@ -28,6 +45,109 @@ def uuid5_accepts_bytes() -> None:
     uuid.uuid5 = uuid5  # type: ignore[assignment]
 
 
+def managed_rotation_needs_no_function() -> None:
+    """RotateSecret of a secret another service manages needs no Lambda function.
+
+    AWS (Secrets Manager User Guide, "Managed rotation for AWS Secrets Manager secrets"):
+    a secret managed by another service (the RDS master user secret) rotates without a
+    Lambda function; RotateSecret sets its schedule. LocalStack 4.13.1 refuses any rotation
+    without one ("No Lambda rotation function ARN is associated with this secret"), so
+    terraform-aws-modules/rds's aws_secretsmanager_secret_rotation of the secret RDS made
+    (on LocalStack, kit/sandbox/localstack_split.py) failed. The secret's value stays: the
+    owning service rotates its own credentials.
+    """
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    rotate = SecretsManagerBackend.rotate_secret
+
+    def rotate_secret(self: Any, secret_id: str, client_request_token: str | None = None,
+                      rotation_lambda_arn: str | None = None,
+                      rotation_rules: dict[str, Any] | None = None,
+                      rotate_immediately: bool = True) -> str:
+        secret = self.secrets.get(secret_id) if self._is_valid_identifier(secret_id) else None
+        if secret is None or secret.is_deleted() or not secret.owning_service or \
+                rotation_lambda_arn or secret.rotation_lambda_arn:
+            return rotate(self, secret_id, client_request_token, rotation_lambda_arn,
+                          rotation_rules, rotate_immediately)  # LocalStack's answers stand
+        days = (rotation_rules or {}).get("AutomaticallyAfterDays")
+        if days:
+            secret.auto_rotate_after_days = days
+            secret.next_rotation_date = int(time.time()) + int(days) * 86400
+        secret.rotation_lambda_arn = ""
+        secret.rotation_requested = secret.rotation_enabled = True
+        secret.last_rotation_date = int(time.time())
+        return secret.to_short_dict()
+
+    SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
+
+
+# Fixes of the kit's moto that LocalStack's moto needs too: by the module whose import they
+# follow, the fix module of kit/sandbox/fidelity/ and its functions, in order.
+SHARED: dict[str, tuple[str, tuple[str, ...]]] = {
+    # After EC2's responses, which import its models: the subnets' fixes need both.
+    # (LocalStack filters subnets by IPv6 association itself.)
+    "moto.ec2.responses.subnets": ("ec2.py", ("ipv6_only_subnets_count_no_ipv4_addresses",
+                                              "subnet_attributes_are_stored",
+                                              "ipv6_association_state_reads_as_a_word")),
+    # After LocalStack's own patches of Secrets Manager, which its provider module makes.
+    "localstack.services.secretsmanager.provider": (
+        "secretsmanager.py", ("rotation_schedules_are_kept",
+                              "managed_rotation_can_be_cancelled")),
+}
+
+
+def shared_fix(filename: str, names: Sequence[str]) -> Callable[[], None]:
+    """Applies the functions `names` of the kit's fix module `filename`, loaded by path."""
+
+    def apply() -> None:
+        spec = importlib.util.spec_from_file_location(f"kit_fidelity_{filename[:-3]}",
+                                                      FIDELITY / filename)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for name in names:
+            getattr(module, name)()
+
+    return apply
+
+
+class AfterImport(importlib.abc.MetaPathFinder):
+    """Runs a fix right after the module it fixes is first imported."""
+
+    def __init__(self, fixes: dict[str, Sequence[Callable[[], None]]]) -> None:
+        self.fixes = fixes
+
+    def find_spec(self, name: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        """The module's own spec, its loader running the fixes after the module."""
+        fixes = self.fixes.pop(name, None)
+        if fixes is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is None or not isinstance(spec.loader, importlib.abc.Loader):
+            return spec
+        execute = spec.loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            for fix in fixes:
+                fix()
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def fidelity_fixes() -> AfterImport:
+    """The import hook that applies the fixes LocalStack's moto needs."""
+    fixes: dict[str, list[Callable[[], None]]] = {
+        module: [shared_fix(filename, names)] for module, (filename, names) in SHARED.items()}
+    # Innermost: the kit's schedule and cancel fixes wrap the rotation it lets through.
+    fixes["localstack.services.secretsmanager.provider"].insert(
+        0, managed_rotation_needs_no_function)
+    return AfterImport(dict(fixes))
+
+
 if __name__ == "__main__":
     uuid5_accepts_bytes()
+    sys.meta_path.insert(0, fidelity_fixes())
     runpy.run_module("localstack.runtime.main", run_name="__main__", alter_sys=True)

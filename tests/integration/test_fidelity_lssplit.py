@@ -8,6 +8,9 @@ Amazon RDS resources": `KmsKeyId` names a customer managed key of the account an
 "Password management with Amazon RDS and AWS Secrets Manager": RDS creates the master user
 secret in Secrets Manager, encrypted with the key `MasterUserSecretKmsKeyId` names, and
 deletes it with the instance). Issue 25, class 3.
+
+Also the fixes LocalStack's own bundled moto gets (kit/sandbox/localstack_main.py): the
+master secret's managed rotation, and a dual-stack subnet.
 """
 
 from __future__ import annotations
@@ -125,6 +128,16 @@ resource "aws_db_proxy" "db" {
   }
 }
 
+# Managed rotation: a secret RDS manages rotates without a Lambda function (Secrets Manager
+# User Guide, "Managed rotation for AWS Secrets Manager secrets"), on a schedule
+# (RotateSecret, RotationRulesType.ScheduleExpression), as terraform-aws-modules/rds does.
+resource "aws_secretsmanager_secret_rotation" "master" {
+  secret_id = aws_db_instance.db.master_user_secret[0].secret_arn
+  rotation_rules {
+    schedule_expression = "rate(15 days)"
+  }
+}
+
 # Read on LocalStack's Secrets Manager: the secret RDS made lives there.
 data "aws_secretsmanager_secret" "master" {
   arn = aws_db_instance.db.master_user_secret[0].secret_arn
@@ -164,7 +177,8 @@ def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
     """A subnet group of LocalStack's subnets, its security group, an instance encrypted
     with LocalStack's key whose master secret is in LocalStack's Secrets Manager, monitored
     with LocalStack's role, its events to LocalStack's topic, a proxy in LocalStack's
-    subnets: applied, read back as declared (an empty plan), destroyed."""
+    subnets, its master secret rotated by RDS on a schedule: applied, read back as declared
+    (an empty plan), destroyed."""
     assert sandbox.routes.served_by(["rds", "ec2", "kms", "secretsmanager"]) == {
         "ec2": "localstack", "kms": "localstack", "rds": "moto",
         "secretsmanager": "localstack"}
@@ -183,12 +197,48 @@ def test_an_rds_stack_in_a_localstack_vpc_applies_reads_back_and_destroys(
     proxy = rds.describe_db_proxies(DBProxyName="lssplit")["DBProxies"][0]
     assert proxy["VpcId"] == out["vpc"]
     secrets = aws.client("secretsmanager", sandbox.localstack.url)
-    assert secrets.describe_secret(SecretId=out["secret"])["ARN"] == out["secret"]
-    tf.destroy()
+    described = secrets.describe_secret(SecretId=out["secret"])
+    assert described["ARN"] == out["secret"]
+    assert described["RotationEnabled"] is True
+    assert described["RotationRules"]["ScheduleExpression"] == "rate(15 days)"
+    assert "RotationLambdaARN" not in described or not described["RotationLambdaARN"]
+    tf.destroy()  # CancelRotateSecret, then the instance and its secret
     # RDS deleted its secret with the instance, on LocalStack.
     with pytest.raises(botocore.exceptions.ClientError) as caught:
         secrets.describe_secret(SecretId=out["secret"])
     assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+DUAL_STACK = """
+resource "aws_vpc" "dual" {
+  cidr_block                       = "10.40.0.0/16"
+  assign_generated_ipv6_cidr_block = true
+}
+
+resource "aws_subnet" "dual" {
+  vpc_id                                         = aws_vpc.dual.id
+  availability_zone                              = "us-east-1a"
+  cidr_block                                     = "10.40.1.0/24"
+  ipv6_cidr_block                                = cidrsubnet(aws_vpc.dual.ipv6_cidr_block, 8, 1)
+  assign_ipv6_address_on_creation                = true
+  enable_dns64                                   = true
+  enable_resource_name_dns_aaaa_record_on_launch = true
+}
+"""
+
+
+def test_a_dual_stack_subnet_applies_reads_back_and_destroys_on_localstack(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """A subnet with an IPv6 block, DNS64 and AAAA records on launch, as
+    terraform-aws-modules/vpc's ipv6-dualstack example makes them. AWS (EC2 API reference,
+    SubnetCidrBlockState: State is associating | associated | ...; ModifySubnetAttribute:
+    EnableDns64, EnableResourceNameDnsAAAARecordOnLaunch; Subnet: EnableDns64): LocalStack
+    4.13.1's moto answered the state as "{'State': 'associated'}" and dropped EnableDns64,
+    so the provider's waits for both failed or never ended."""
+    tf = stack(sandbox, tmp_path, DUAL_STACK, routed=True)
+    tf.apply()
+    assert tf.pending_changes() == []
+    tf.destroy()
 
 
 def test_a_subnet_localstack_lacks_is_refused_as_on_moto_alone(sandbox: Sandbox) -> None:
