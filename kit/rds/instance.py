@@ -54,6 +54,7 @@ class Spec:
     retention_days: int
     zone: str = "us-east-1a"  # AvailabilityZone as created
     zones: tuple[str, ...] = ()  # the zones of its DB subnet group (none: the region's)
+    master_password: str | None = None  # MasterUserPassword as created (None: not given)
 
 
 def other_zone(spec: Spec, primary: str) -> str:
@@ -82,7 +83,7 @@ class DbInstance:
                  stop: threading.Event, emit: Emit, spawn: Spawner,
                  master_password: str) -> None:
         self.spec = spec
-        self.master_password = master_password  # the kit's: the application logs in with it
+        self.master_password = master_password  # the application logs in with it
         self.spawn = spawn
         self.root = root
         self.proxy = proxy
@@ -221,9 +222,11 @@ class DbInstance:
 
     def _create_database(self, server: PgServer) -> None:
         """The master user (no superuser, as RDS's is none: it cannot run programs or read
-        the server's files) and the database it owns; in `postgres` it may create tables."""
+        the server's files, but it may create roles and databases: "Master user account
+        privileges", RDS User Guide) and the database it owns; in `postgres` it may create
+        tables."""
         user = sql.Identifier(self.spec.master_username)
-        server.query(sql.SQL("create role {} login password {}").format(
+        server.query(sql.SQL("create role {} login createrole createdb password {}").format(
             user, sql.Literal(self.master_password)))
         server.query(sql.SQL("grant create on schema public to {}").format(user))
         if self.spec.db_name:

@@ -607,6 +607,36 @@ def test_a_rotation_schedule_is_kept_and_managed_rotation_cancels(sandbox: Sandb
     assert sm.describe_secret(SecretId=arn)["RotationEnabled"] is False
 
 
+def test_rotation_with_a_function_is_configured_and_leaves_the_versions_alone(
+        sandbox: Sandbox) -> None:
+    """AWS Secrets Manager User Guide, "Lambda rotation functions": Secrets Manager invokes
+    the function's createSecret, which makes the AWSPENDING version (PutSecretValue with
+    the ClientRequestToken); the rotation itself makes no version, and AWSCURRENT moves only
+    in the function's finishSecret. API reference, DescribeSecret: RotationEnabled and
+    RotationLambdaARN. (moto invokes the function in Docker and moves AWSCURRENT itself.)"""
+    import io
+    import zipfile
+
+    code = io.BytesIO()
+    with zipfile.ZipFile(code, "w") as archive:
+        archive.writestr("handler.py", "def handle(event, context):\n    return None\n")
+    role = aws.client("iam", sandbox.moto.url).create_role(
+        RoleName="rotator", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    function = aws.client("lambda", sandbox.moto.url).create_function(
+        FunctionName="rotator", Runtime="python3.11", Role=role, Handler="handler.handle",
+        Code={"ZipFile": code.getvalue()})["FunctionArn"]
+    sm = aws.client("secretsmanager", sandbox.moto.url)
+    arn = sm.create_secret(Name="app-credentials", SecretString="v1")["ARN"]
+    sm.rotate_secret(SecretId=arn, RotationLambdaARN=function,
+                     RotationRules={"AutomaticallyAfterDays": 30})
+    described = sm.describe_secret(SecretId=arn)
+    assert (described["RotationEnabled"], described["RotationLambdaARN"]) == (True, function)
+    assert list(described["VersionIdsToStages"].values()) == [["AWSCURRENT"]]
+    assert sm.get_secret_value(SecretId=arn)["SecretString"] == "v1"
+    with pytest.raises(botocore.exceptions.ClientError, match="ResourceNotFound"):
+        sm.rotate_secret(SecretId=arn, RotationLambdaARN=function + "-gone")
+
+
 def test_performance_insights_settings_read_back(sandbox: Sandbox) -> None:
     """AWS RDS API reference, CreateDBInstance: EnablePerformanceInsights and
     PerformanceInsightsRetentionPeriod (default 7 days); DBInstance reports them as

@@ -77,3 +77,52 @@ def rotation_schedules_are_kept() -> None:
     rotate_secret._kit_fix = True  # type: ignore[attr-defined]
     SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
     FakeSecret.to_dict = to_dict  # type: ignore[method-assign]
+
+
+def rotation_functions_are_left_to_the_kit() -> None:
+    """RotateSecret with a rotation function configures the rotation and creates no version;
+    the kit's drill runs the function's four steps (kit/faults/rotation.py).
+
+    AWS (Secrets Manager User Guide, "Rotation by Lambda function" and "Lambda rotation
+    functions"; API reference, RotateSecret): Secrets Manager invokes the function with
+    Step createSecret, setSecret, testSecret and finishSecret and a ClientRequestToken; the
+    function's createSecret makes the new version (PutSecretValue with AWSPENDING) and its
+    finishSecret moves AWSCURRENT. moto 5.2 makes the AWSPENDING version itself (empty),
+    invokes the function in Docker and then moves AWSCURRENT whatever the function did, so
+    a secret's rotation there says nothing of the solution's function. Named difference:
+    the rotation that RotateSecret starts at once is not run at the call: the drill's
+    rotation fault runs the rotations, through the kit's Lambda runtime.
+    """
+    from moto.secretsmanager.exceptions import ResourceNotFoundException
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    rotate = SecretsManagerBackend.rotate_secret
+    if getattr(rotate, "_kit_function", False):
+        return
+
+    def rotate_secret(self: Any, secret_id: str, client_request_token: str | None = None,
+                      rotation_lambda_arn: str | None = None,
+                      rotation_rules: dict[str, Any] | None = None,
+                      rotate_immediately: bool = True) -> str:
+        secret = self.secrets[secret_id] if self._is_valid_identifier(secret_id) else None
+        function = rotation_lambda_arn or (secret and secret.rotation_lambda_arn)
+        if secret is None or not function or secret.is_deleted():
+            return rotate(self, secret_id, client_request_token, rotation_lambda_arn,
+                          rotation_rules, rotate_immediately)
+        from moto.awslambda.utils import get_backend
+
+        try:
+            get_backend(self.account_id, self.region_name).get_function(function)
+        except Exception as exc:  # noqa: BLE001 - moto's own message for a missing function
+            raise ResourceNotFoundException(
+                f"Resource not found for ARN '{function}'.") from exc
+        secret.rotation_requested = True
+        secret.rotation_lambda_arn = function
+        days = (rotation_rules or {}).get("AutomaticallyAfterDays")
+        if days:
+            secret.auto_rotate_after_days = int(days)
+        secret.rotation_enabled = True
+        return secret.to_short_dict()
+
+    rotate_secret._kit_function = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
