@@ -233,6 +233,19 @@ class DbInstance:
             server.query(sql.SQL("create database {} owner {}").format(
                 sql.Identifier(self.spec.db_name), user))
 
+    def add_user(self, username: str, password: str, owns: str | None) -> None:
+        """A login role with `password`, owner of database `owns` (what a DBA sets up for an
+        application before it runs); the standby gets it by replication."""
+        with self.lock:
+            if self.primary is None or self.status != "available":
+                raise DataPlaneError(f"{self.identifier} is {self.status}: no user can be added")
+            user = sql.Identifier(username)
+            self.primary.query(sql.SQL("create role {} login password {}").format(
+                user, sql.Literal(password)))
+            if owns:
+                self.primary.query(sql.SQL("alter database {} owner to {}").format(
+                    sql.Identifier(owns), user))
+
     def reboot(self, force_failover: bool) -> None:
         """rebooting -> available, through a failover when asked (Multi-AZ only)."""
         with self.lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 
@@ -80,19 +81,20 @@ def rotation_schedules_are_kept() -> None:
 
 
 def rotation_functions_are_left_to_the_kit() -> None:
-    """RotateSecret with a rotation function configures the rotation and creates no version;
-    the kit's drill runs the function's four steps (kit/faults/rotation.py).
+    """RotateSecret with a rotation function configures it and starts a rotation: a new
+    version with the ClientRequestToken, labelled AWSPENDING and empty; the function's steps
+    are left to the kit (kit/faults/rotation.py runs them, as Secrets Manager invokes them).
 
-    AWS (Secrets Manager User Guide, "Rotation by Lambda function" and "Lambda rotation
-    functions"; API reference, RotateSecret): Secrets Manager invokes the function with
-    Step createSecret, setSecret, testSecret and finishSecret and a ClientRequestToken; the
-    function's createSecret makes the new version (PutSecretValue with AWSPENDING) and its
-    finishSecret moves AWSCURRENT. moto 5.2 makes the AWSPENDING version itself (empty),
-    invokes the function in Docker and then moves AWSCURRENT whatever the function did, so
-    a secret's rotation there says nothing of the solution's function. Named difference:
-    the rotation that RotateSecret starts at once is not run at the call: the drill's
-    rotation fault runs the rotations, through the kit's Lambda runtime.
+    AWS (API reference, RotateSecret: "When rotation is unsuccessful, the AWSPENDING staging
+    label might be attached to an empty secret version"; User Guide, "Lambda rotation
+    functions": Secrets Manager invokes createSecret, setSecret, testSecret, finishSecret
+    with the token, createSecret puts the new value into that version, finishSecret moves
+    AWSCURRENT). moto 5.2 invokes the function in Docker (absent here: the call fails) and
+    then moves AWSCURRENT to the version itself, whatever the function did. Named
+    difference: the steps of a rotation RotateSecret starts are not run by the call; the
+    drill's rotation fault runs its own rotations (each a RotateSecret, then the steps).
     """
+    from moto.moto_api._internal import mock_random
     from moto.secretsmanager.exceptions import ResourceNotFoundException
     from moto.secretsmanager.models import SecretsManagerBackend
 
@@ -122,7 +124,42 @@ def rotation_functions_are_left_to_the_kit() -> None:
         if days:
             secret.auto_rotate_after_days = int(days)
         secret.rotation_enabled = True
+        if rotate_immediately and secret.versions:
+            version = client_request_token or str(mock_random.uuid4())
+            secret.remove_version_stages_from_old_versions(["AWSPENDING"])
+            secret.versions[version] = {"createdate": int(time.time()), "version_id": version,
+                                        "version_stages": ["AWSPENDING"]}
         return secret.to_short_dict()
 
     rotate_secret._kit_function = True  # type: ignore[attr-defined]
     SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
+
+
+def moving_awscurrent_moves_the_current_value() -> None:
+    """After UpdateSecretVersionStage moves AWSCURRENT, GetSecretValue without a version
+    returns the version it moved to.
+
+    AWS (API reference, GetSecretValue: "If you don't specify either a VersionStage or
+    VersionId, then Secrets Manager defaults to AWSCURRENT"; UpdateSecretVersionStage moves
+    a label, and AWSCURRENT is the secret's current value). moto 5.2 moves the label but
+    keeps answering the old version's value (its default version does not follow), so an
+    application reading its rotated credentials would get the old ones.
+    """
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    update = SecretsManagerBackend.update_secret_version_stage
+    if getattr(update, "_kit_fix", False):
+        return
+
+    def update_secret_version_stage(self: Any, secret_id: str, version_stage: str,
+                                    remove_from_version_id: str,
+                                    move_to_version_id: str) -> tuple[str, str]:
+        result = update(self, secret_id, version_stage, remove_from_version_id,
+                        move_to_version_id)
+        if version_stage == "AWSCURRENT" and move_to_version_id:
+            self.secrets[secret_id].set_default_version_id(move_to_version_id)
+        return result
+
+    update_secret_version_stage._kit_fix = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.update_secret_version_stage = (  # type: ignore[method-assign]
+        update_secret_version_stage)
