@@ -24,6 +24,11 @@ REVOKED = "rotation.old_credentials_revoked"
 UNINTERRUPTED = "workload.uninterrupted"
 
 
+def _all(history: History, kind: str) -> list[Op]:
+    """Every op of `kind`, failed ones too (History.of_kind keeps the ok ones only)."""
+    return [op for op in history.ops if op.kind == kind]
+
+
 def _holder(labels: dict[str, list[str]], label: str) -> list[str]:
     return sorted(version for version, stages in labels.items() if label in stages)
 
@@ -50,11 +55,11 @@ def rotation_problems(op: Op) -> list[str]:
 
 def check_completes(history: History, p: Params) -> CheckResult:
     """rotation.completes: each rotation succeeded and moved the labels as AWS requires."""
-    rotations = history.of_kind("rotation")
+    rotations = _all(history, "rotation")
     failed = [{"rotation": op.value.rotation, "token": op.value.token, "problems": problems}
               for op in rotations if (problems := rotation_problems(op))]
     steps = [{"rotation": op.value.rotation, "step": op.value.step, "error": op.value.error}
-             for op in history.of_kind("rotation_step") if op.type != "ok"]
+             for op in _all(history, "rotation_step") if op.type != "ok"]
     evidence = {"rotations": len(rotations), "failed": anomaly(failed),
                 "failed_steps": anomaly(steps)}
     # Pass rule: no rotation failed or left its labels wrong.
@@ -69,7 +74,7 @@ def check_completes(history: History, p: Params) -> CheckResult:
 
 def check_revoked(history: History, p: Params) -> CheckResult:
     """rotation.old_credentials_revoked: the first credentials are refused at the end."""
-    logins = history.of_kind("first_credentials_login")
+    logins = _all(history, "first_credentials_login")
     if not logins:
         return judged(REVOKED, True, "no rotation in this run", {}, p)
     login = logins[-1]
