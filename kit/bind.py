@@ -181,9 +181,13 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
                                                         f"127.0.0.1:{gateway.port}")
         stack.callback(proxies[AWS_ENDPOINT].delete)
         # Workers see only these ports (where the machine allows a namespace); a drill's
-        # runbook only the AWS endpoint (the instances are the application's, not its).
+        # runbook only the AWS endpoint (the instances are the application's, not its),
+        # unless the solution keeps the application's credentials (it rotates them there).
+        drill = scenario.workload.drill
+        own_users = drill is not None and drill.app.credentials == "secret"
         reachable = {name: proxy for name, proxy in proxies.items()
-                     if not (sandbox.rds.plane.enabled and name.startswith("database."))}
+                     if own_users or not (sandbox.rds.plane.enabled
+                                          and name.startswith("database."))}
         replicas = scenario.workers.replicas if scenario.workers is not None else 1
         network = WorkerNetwork.create([p.port for p in reachable.values()],
                                        limit=PER_WORKER * max(1, replicas))

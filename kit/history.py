@@ -70,6 +70,12 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 | rds_event         | rds           | instance: str, event: str (status, failover_completed,    |
 |                   |               | ...), detail fields: what the data plane did; `overrun`   |
 |                   |               | (transition, seconds): its real work outlasted the model  |
+| rotation_step     | kit           | rotation: int, step: str, token: str, error: str: one     |
+|                   |               | invocation of a rotation function (ok / fail)            |
+| rotation          | kit           | rotation: int, token, before / after: {version: labels},  |
+|                   |               | error: str: one rotation of a secret (ok / fail)          |
+| first_credentials_| kit           | version: str, error: str: a login with the credentials    |
+| login             |               | current before the first rotation (ok: accepted)         |
 | request_refused   | worker-N /    | code: str (the AWS error answered), reason: str, service, |
 |                   | unknown       | occurrence: int: the gateway refused a request over a     |
 |                   |               | size limit (kit/gateway/limits.py), a malformed one or a  |
@@ -368,6 +374,32 @@ class RdsEvent(Value):
     event: str
 
 
+class RotationStep(Value):
+    """One step of a secret's rotation: the rotation function's invocation."""
+
+    rotation: int
+    step: str
+    token: str
+    error: str
+
+
+class Rotation(Value):
+    """One rotation of a secret: its token and the staging labels before and after."""
+
+    rotation: int
+    token: str
+    before: dict[str, list[str]]
+    after: dict[str, list[str]]
+    error: str
+
+
+class FirstLogin(Value):
+    """A login with the credentials that were current before the first rotation."""
+
+    version: str
+    error: str
+
+
 class RequestRefused(Value):
     """The gateway refused a request (sampled; occurrence counts them)."""
 
@@ -439,7 +471,11 @@ VALUES: dict[str, type[Value]] = {
     "interference": Interference, "authz": Authz, "confinement": Confinement,
     "delivery": Delivery,
 }
-FAILED: dict[str, type[Value]] = {"send": SendFailed, "write": WriteFailed}
+# Kinds whose ok and failed ops have the same fields.
+SAME_WHEN_FAILED: dict[str, type[Value]] = {"rotation_step": RotationStep, "rotation": Rotation,
+                                            "first_credentials_login": FirstLogin}
+VALUES.update(SAME_WHEN_FAILED)
+FAILED: dict[str, type[Value]] = {"send": SendFailed, "write": WriteFailed, **SAME_WHEN_FAILED}
 
 
 def _op_model(tag: str, value: type[Value], kind: str, type_: str) -> Any:

@@ -251,6 +251,20 @@ class App(Strict):
     endpoint: str  # a secret resource
     database: str  # the database resource it starts on
     interval_seconds: float = Field(0.02, ge=0, le=5)
+    # kit: the kit's password of the secret's username; secret: the secret's `password`
+    # (a drill whose credentials the solution rotates).
+    credentials: Literal["kit", "secret"] = "kit"
+    # With credentials secret: before the application starts, the kit (the DBA) creates
+    # the secret's user with its password, owner of the secret's dbname.
+    provision_user: bool = False
+    connection_writes: int | None = Field(None, ge=1)  # a connection's lifetime, in writes
+
+    @model_validator(mode="after")
+    def _provision_needs_secret(self) -> App:
+        if self.provision_user and self.credentials != "secret":
+            raise ValueError("provision_user creates the secret's user with the secret's "
+                             "password: it needs `credentials: secret`")
+        return self
 
 
 class Runbook(Strict):
@@ -271,7 +285,7 @@ class Drill(Strict):
     application recovered), or after `recovery_timeout_seconds` (it did not)."""
 
     app: App
-    runbook: Runbook
+    runbook: Runbook | None = None  # None: no incident needs one (e.g. a rotation drill)
     writes: int = Field(150, ge=1)
     settle_writes: int = Field(20, ge=1)
     recovery_timeout_seconds: float = Field(60, gt=0, le=600)
@@ -574,7 +588,7 @@ def _process_envs(scenario: Scenario) -> dict[str, Env]:
     """Where the solution's processes get bindings as environment variables."""
     drill = scenario.workload.drill
     if drill is not None:
-        return {"workload.drill.runbook.env": drill.runbook.env}
+        return {"workload.drill.runbook.env": drill.runbook.env if drill.runbook else {}}
     assert scenario.workers is not None
     return {"workers.env": scenario.workers.env}
 
@@ -586,7 +600,8 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
         return {"workload.drill.app.role": (drill.app.role, "role"),
                 "workload.drill.app.endpoint": (drill.app.endpoint, "secret"),
                 "workload.drill.app.database": (drill.app.database, "database"),
-                "workload.drill.runbook.role": (drill.runbook.role, "role")}
+                **({"workload.drill.runbook.role": (drill.runbook.role, "role")}
+                   if drill.runbook else {})}
     assert scenario.workers and workload.producer and workload.effects
     lambda_ = ({"workers.function": (scenario.workers.function, "function")}
                if scenario.workers.function is not None else {})

@@ -33,6 +33,7 @@ from kit.checks import (
     recovery,
     recovery_point,
     recovery_time,
+    rotation,
     workers,
 )
 from kit.checks.params import resolve
@@ -121,6 +122,9 @@ _ROWS = (
     Invariant(recovery_time.RTO, recovery_time.check_rto, recovery_time.DEFAULTS),
     Invariant(consistency.CONSISTENT, consistency.check_consistent, consistency.DEFAULTS),
     Invariant(deletion.DELETION, deletion.check_deletion_protection, deletion.DEFAULTS),
+    Invariant(rotation.COMPLETES, rotation.check_completes),
+    Invariant(rotation.REVOKED, rotation.check_revoked),
+    Invariant(rotation.UNINTERRUPTED, rotation.check_uninterrupted),
 )
 # The table, by id, in the order verdicts are reported.
 INVARIANTS: dict[str, Invariant] = {row.id: row for row in _ROWS}

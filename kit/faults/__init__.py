@@ -27,6 +27,7 @@ from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
 from kit.faults.process import WorkerCrash
 from kit.faults.rds import AzLoss, BadMigration, InstanceCrash, InstanceDelete, MaintenanceReboot
+from kit.faults.rotation import SecretRotation
 
 FAULTS: dict[str, type[FaultKind]] = {
     "worker_crash": WorkerCrash,
@@ -47,6 +48,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "clock_skew": ClockSkew,
     "function_timeout": FunctionTimeout,
     "function_throttle": FunctionThrottle,
+    "secret_rotation": SecretRotation,
 }
 KINDS = ("none", *FAULTS)
 

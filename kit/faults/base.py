@@ -33,6 +33,7 @@ from kit.recorder import Recorder
 if TYPE_CHECKING:
     from kit.aws import Credentials
     from kit.faults.rds import DrillHooks
+    from kit.faults.rotation import RotationHooks
     from kit.faults.spec import Fault
     from kit.gateway.server import Gateway
     from kit.lambdas.service import LambdaService
@@ -75,6 +76,7 @@ class FaultContext:
     harness: Credentials | None = None  # the principal that assumes the roles
     # Drills: the data plane, the application, and where the incident is reported.
     drill: DrillHooks | None = None
+    rotation: RotationHooks | None = None  # drills whose application's secret rotates
 
     @property
     def target(self) -> str:

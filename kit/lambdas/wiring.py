@@ -4,11 +4,11 @@ uses it in place of the worker supervisor for `workers: {kind: lambda}`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from kit import aws
 from kit.bind import AWS_ENDPOINT, Bound
 from kit.lambdas import config, package
+from kit.lambdas.direct import Invoker
 from kit.lambdas.service import Deployed, LambdaService
 from kit.run.context import RunContext
 from kit.workload.supervisor import NoSession
@@ -51,11 +51,22 @@ def service(ctx: RunContext, bound: Bound, refused: Callable[[], bool]) -> Lambd
         # Lambda assumes the function's own role (its `role`), whatever the scenario binds.
         return bound.session_of(found.function.role, name)
 
-    endpoint: dict[str, Any] = {
-        "AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT], "AWS_REGION": aws.REGION,
-        "AWS_DEFAULT_REGION": aws.REGION, "PATH": "/usr/bin:/bin", "HOME": "/tmp",
-        "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
     describe = ctx.scenario.workload_module.describe
-    return LambdaService(found, bound.confinement, endpoint, session_for, bound.gateway.url,
+    return LambdaService(found, bound.confinement, _endpoint(bound), session_for, bound.gateway.url,
                          ctx.admin("lambda"), ctx.run_dir, ctx.recorder,
                          lambda body: describe(body).key)
+
+
+def invoker(ctx: RunContext, bound: Bound) -> Invoker:
+    """Synchronous invocations of the run's deployed functions by ARN (a service the kit
+    plays invokes them); each environment assumes the function's own role."""
+    assert ctx.tf is not None
+    return Invoker(ctx.admin("lambda"), bound.confinement, _endpoint(bound), bound.session_of,
+                   ctx.tf.dir, ctx.tf.root, ctx.run_dir)
+
+
+def _endpoint(bound: Bound) -> dict[str, str]:
+    """What a function's environment gets besides its own variables: the AWS endpoint."""
+    return {"AWS_ENDPOINT_URL": bound.values[AWS_ENDPOINT], "AWS_REGION": aws.REGION,
+            "AWS_DEFAULT_REGION": aws.REGION, "PATH": "/usr/bin:/bin", "HOME": "/tmp",
+            "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}

@@ -122,7 +122,8 @@ def create_db_instance(request: Request) -> Reply:
     spec = _created(reply)
     if spec is None or request.params.get("Engine", "").lower() != "postgres":
         return reply
-    instance = request.plane.create(spec)
+    instance = request.plane.create(
+        replace(spec, master_password=request.params.get("MasterUserPassword") or None))
     _automated_snapshots(request, instance)
     return _rewritten(reply, request.plane)
 

@@ -57,6 +57,7 @@ class Spec:
     retention_days: int
     zone: str = "us-east-1a"  # AvailabilityZone as created
     zones: tuple[str, ...] = ()  # the zones of its DB subnet group (none: the region's)
+    master_password: str | None = None  # MasterUserPassword as created (None: not given)
 
 
 def other_zone(spec: Spec, primary: str) -> str:
@@ -85,7 +86,7 @@ class DbInstance:
                  stop: threading.Event, emit: Emit, spawn: Spawner,
                  master_password: str) -> None:
         self.spec = spec
-        self.master_password = master_password  # the kit's: the application logs in with it
+        self.master_password = master_password  # the application logs in with it
         self.spawn = spawn
         self.root = root
         self.proxy = proxy
@@ -254,14 +255,29 @@ class DbInstance:
 
     def _create_database(self, server: PgServer) -> None:
         """The master user (no superuser, as RDS's is none: it cannot run programs or read
-        the server's files) and the database it owns; in `postgres` it may create tables."""
+        the server's files, but it may create roles and databases: "Master user account
+        privileges", RDS User Guide) and the database it owns; in `postgres` it may create
+        tables."""
         user = sql.Identifier(self.spec.master_username)
-        server.query(sql.SQL("create role {} login password {}").format(
+        server.query(sql.SQL("create role {} login createrole createdb password {}").format(
             user, sql.Literal(self.master_password)))
         server.query(sql.SQL("grant create on schema public to {}").format(user))
         if self.spec.db_name:
             server.query(sql.SQL("create database {} owner {}").format(
                 sql.Identifier(self.spec.db_name), user))
+
+    def add_user(self, username: str, password: str, owns: str | None) -> None:
+        """A login role with `password`, owner of database `owns` (what a DBA sets up for an
+        application before it runs); the standby gets it by replication."""
+        with self.lock:
+            if self.primary is None or self.status != "available":
+                raise DataPlaneError(f"{self.identifier} is {self.status}: no user can be added")
+            user = sql.Identifier(username)
+            self.primary.query(sql.SQL("create role {} login password {}").format(
+                user, sql.Literal(password)))
+            if owns:
+                self.primary.query(sql.SQL("alter database {} owner to {}").format(
+                    sql.Identifier(owns), user))
 
     def reboot(self, force_failover: bool) -> None:
         """rebooting -> available, through a failover when asked (Multi-AZ only)."""

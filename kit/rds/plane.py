@@ -59,6 +59,7 @@ class DataPlane:
         self._lock = threading.Lock()
         self._spawn = Spawner()
         self._key = secrets.token_bytes(32)
+        self._given: dict[str, str] = {}  # master username -> MasterUserPassword
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -68,6 +69,7 @@ class DataPlane:
         self.root.mkdir(mode=0o711, exist_ok=True)
         self.timings, self.enabled = timings, True
         self._key = secrets.token_bytes(32)
+        self._given.clear()
         self.snapshots = Snapshots(self.root)
         self._stop.clear()
         self._clock = threading.Thread(target=self._tick, name="rds-clock", daemon=True)
@@ -106,17 +108,26 @@ class DataPlane:
         proxy = self.toxiproxy.proxy(name, "127.0.0.1:1")  # nothing behind it yet
         instance = DbInstance(spec, own(self.root / name, 0o711), proxy,
                               self.timings, self._stop, self.emit, self._spawn,
-                              self.password(spec.master_username))
+                              self.given(spec))
         with self._lock:
             self.instances[spec.identifier.lower()] = instance
         self.emit(spec.identifier, "status", status="creating")
         return instance
 
+    def given(self, spec: Spec) -> str:
+        """The master password of a new instance: its MasterUserPassword, as RDS sets it
+        (API_CreateDBInstance.html), else (a password RDS manages in Secrets Manager, a
+        restore, which carries its source's roles) the kit's."""
+        if spec.master_password:
+            self._given[spec.master_username] = spec.master_password
+        return self.password(spec.master_username)
+
     def password(self, username: str) -> str:
-        """The password of `username` on this run's servers: the kit's, never the solution's
-        (the master password it gave is not checked), the same on an instance and on every
-        restore of it (a snapshot carries its roles)."""
-        return hmac.new(self._key, username.encode(), hashlib.sha256).hexdigest()
+        """The password of `username` on this run's servers: the one its instance was
+        created with, else the kit's; the same on an instance and on every restore of it (a
+        snapshot carries its roles)."""
+        given = self._given.get(username)
+        return given or hmac.new(self._key, username.encode(), hashlib.sha256).hexdigest()
 
     def get(self, identifier: str) -> DbInstance | None:
         """The live instance named `identifier` (or its ARN)."""

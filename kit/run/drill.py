@@ -11,16 +11,22 @@ left with is read by the observe stage (kit/run/observe.py).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+import psycopg
 
 from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.faults.rds import DrillHooks
+from kit.faults.rotation import RotationHooks
+from kit.lambdas import wiring as lambda_wiring
+from kit.lambdas.direct import Invoker
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.scenario import Scenario
@@ -53,10 +59,13 @@ class DrillWorkload:
         self.app = AppWriter(ctx.recorder, module.plan(ctx.seed, ctx.scenario.workload_params),
                              module.describe,
                              endpoint_reader(secrets, app_secret(ctx.scenario, bound)),
-                             spec.app.interval_seconds, self._password)
-        self.runner = RunbookRunner(spec.runbook.command, bound.confinement, self._runbook_env,
-                                    ctx.run_dir / "runbook.log", ctx.recorder,
-                                    spec.runbook.timeout_seconds, self.app.resume)
+                             spec.app.interval_seconds, self._password,
+                             spec.app.connection_writes)
+        self.runner = None if spec.runbook is None else RunbookRunner(
+            spec.runbook.command, bound.confinement, self._runbook_env,
+            ctx.run_dir / "runbook.log", ctx.recorder, spec.runbook.timeout_seconds,
+            self.app.resume)
+        self.invoker: Invoker | None = None
         self.settled, self.stopping = threading.Event(), threading.Event()
 
     def fault_hooks(self) -> FaultHooks:
@@ -65,14 +74,28 @@ class DrillWorkload:
         instances = {name: self.bound.values[f"{name}.instance"]
                      for name in self.ctx.scenario.resources if name.startswith("database.")}
         admin = aws.client("rds", self.ctx.sandbox.rds.url)
+        rotation = None
+        if self.spec.app.credentials == "secret":
+            self.invoker = lambda_wiring.invoker(self.ctx, self.bound)
+            rotation = RotationHooks(self.app, self.ctx.admin("secretsmanager"), self.invoker,
+                                     self._login)
         return FaultHooks(drill=DrillHooks(self.plane, self.app, admin, instances,
-                                           self.runner.report, self.settled))
+                                           self._report, self.settled), rotation=rotation)
+
+    def _report(self, fault: str, incident: dict[str, Any]) -> None:
+        if self.runner is None:
+            raise KitError(f"fault {fault} reports an incident, and the drill has no runbook "
+                           "(workload.drill.runbook)")
+        self.runner.report(fault, incident)
 
     def start(self) -> None:
         """The application and the runbook's runner (which waits for an incident)."""
         self.plane.listeners.append(self._record_event)
+        if self.spec.app.provision_user:
+            self._provision()
         for thread in (self.app, self.runner):
-            thread.start()
+            if thread is not None:
+                thread.start()
 
     def drive(self, nemesis: Nemesis) -> None:
         """Until the incident is reported (or the fault ended); without a fault, until
@@ -84,16 +107,19 @@ class DrillWorkload:
                         trigger + self.spec.writes * (self.spec.app.interval_seconds + 1),
                         required=False)
             return
-        self._until(lambda: self.runner.reported.is_set() or nemesis.done.is_set(),
-                    trigger + MARGIN)
+        runner = self.runner
+        self._until(lambda: (runner is not None and runner.reported.is_set())
+                    or nemesis.done.is_set(), trigger + MARGIN)
 
     def recovers(self) -> bool:
         """A recovery follows an incident the runbook was told of."""
-        return self.fault.kind != "none" and self.runner.reported.is_set()
+        return (self.fault.kind != "none" and self.runner is not None
+                and self.runner.reported.is_set())
 
     def recover(self) -> None:
         """Until the runbook exited and `settle_writes` writes were acknowledged after it."""
         started = time.monotonic()
+        assert self.runner is not None
         self._until(self.runner.finished.is_set, self.spec.runbook.timeout_seconds + MARGIN)
         baseline = self.ctx.recorder.count("write")
         left = max(self.spec.recovery_timeout_seconds - (time.monotonic() - started), MARGIN)
@@ -105,15 +131,18 @@ class DrillWorkload:
         self.settled.set()
         self.stopping.set()
         nemesis.done.wait(60)
-        self.runner.stop()
+        if self.runner is not None:
+            self.runner.stop()
         self.app.stop()
+        if self.invoker is not None:
+            self.invoker.close()
         if self._record_event in self.plane.listeners:
             self.plane.listeners.remove(self._record_event)
 
     def raise_errors(self, nemesis: Nemesis) -> None:
         """The first error of the application, the runner, the nemesis or the data plane."""
         for name, error in (("the application", self.app.error),
-                            ("the runbook runner", self.runner.error),
+                            ("the runbook runner", self.runner and self.runner.error),
                             ("the nemesis", nemesis.error)):
             if error is not None:
                 raise error if isinstance(error, KitError) else KitError(
@@ -134,11 +163,62 @@ class DrillWorkload:
     def _record_event(self, instance: str, event: str, detail: dict[str, Any]) -> None:
         self.ctx.recorder.record("rds", "rds_event", instance=instance, event=event, **detail)
 
-    def _password(self, host: str, port: int, user: str) -> str | None:
-        """The kit's password of `user` on the data plane's endpoint host:port (None for an
-        address it does not serve: the application gives its password to no one else)."""
-        served = host in ("127.0.0.1", "localhost") and self.plane.by_port(port) is not None
-        return self.plane.password(user) if served else None
+    def _served(self, found: dict[str, Any]) -> bool:
+        """Whether the secret's host:port is an endpoint of the data plane."""
+        try:
+            host, port = str(found["host"]), int(found["port"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        return host in ("127.0.0.1", "localhost") and self.plane.by_port(port) is not None
+
+    def _password(self, found: dict[str, Any]) -> str | None:
+        """The password the application logs in with, given the secret's value: the secret's
+        own (credentials: secret), else the kit's for its username; None for an address the
+        data plane does not serve (the application gives a password to no one else)."""
+        if not self._served(found):
+            return None
+        if self.spec.app.credentials == "secret":
+            given = found.get("password")
+            return given if isinstance(given, str) else None
+        return self.plane.password(str(found.get("username")))
+
+    def _login(self, found: dict[str, Any]) -> str:
+        """Log in once with a secret value's credentials: "" when accepted, else why not."""
+        if not self._served(found):
+            return "not an endpoint of the data plane"
+        try:
+            with psycopg.connect(host=str(found["host"]), port=int(found["port"]),
+                                 user=str(found.get("username")),
+                                 password=str(found.get("password")),
+                                 dbname=str(found.get("dbname") or "postgres"),
+                                 connect_timeout=2):
+                return ""
+        except psycopg.Error as exc:
+            return f"{type(exc).__name__}: {exc}".strip()[:300]
+
+    def _provision(self) -> None:
+        """The application's database user, as its secret names it, created by the DBA (the
+        kit) before the application starts; a secret without one is recorded, not fixed."""
+        arn = app_secret(self.ctx.scenario, self.bound)
+        instance = self.plane.get(self.bound.values[f"{self.spec.app.database}.instance"])
+        try:
+            found = json.loads(self.ctx.admin("secretsmanager").get_secret_value(
+                SecretId=arn)["SecretString"])
+            user, password = str(found["username"]), str(found["password"])
+        except Exception as exc:  # noqa: BLE001 - the solution's secret: recorded as such
+            self.ctx.recorder.record("kit", "provision_user", type="fail",
+                                     error=f"the secret holds no username and password: {exc}")
+            return
+        if instance is None:
+            raise KitError(f"{self.spec.app.database} is not an instance of the data plane")
+        try:
+            instance.add_user(user, password, found.get("dbname"))
+        except psycopg.Error as exc:  # e.g. the secret names the master user, or no database
+            self.ctx.recorder.record("kit", "provision_user", type="fail", user=user,
+                                     error=f"{type(exc).__name__}: {exc}".strip()[:300])
+            return
+        self.ctx.recorder.record("kit", "provision_user", user=user,
+                                 database=found.get("dbname"))
 
     def _runbook_env(self) -> dict[str, str]:
         home = self.ctx.work / "runbook-home"

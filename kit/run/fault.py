@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from kit.bind import Bound
 from kit.faults import FAULTS, FaultContext, Nemesis
 from kit.faults.rds import DrillHooks
+from kit.faults.rotation import RotationHooks
 from kit.lambdas.service import LambdaService
 from kit.run.context import RunContext
 from kit.workload.supervisor import Supervisor
@@ -22,6 +23,7 @@ class FaultHooks:
     supervisor: Supervisor | LambdaService | None = None
     single_send_keys: frozenset[str] = frozenset()
     drill: DrillHooks | None = None
+    rotation: RotationHooks | None = None
 
 
 def nemesis(ctx: RunContext, bound: Bound, stopping: threading.Event,
@@ -42,4 +44,4 @@ def context(ctx: RunContext, bound: Bound, stopping: threading.Event, hooks: Fau
         stopping=stopping, proxies=bound.proxies, roles=bound.roles, seed=ctx.seed,
         work=ctx.work, values=bound.values, harness=bound.harness,
         supervisor=hooks.supervisor, single_send_keys=hooks.single_send_keys,
-        drill=hooks.drill)
+        drill=hooks.drill, rotation=hooks.rotation)

@@ -67,7 +67,8 @@ def usage(scenario: Scenario, history: History) -> dict[str, Any] | None:
     services = (scenario.params.get(LEAST) or invariants.INVARIANTS[LEAST].params())["services"]
     drill = scenario.workload.drill
     if drill is not None:
-        processes = {"app": drill.app.role, "runbook": drill.runbook.role}
+        processes = {"app": drill.app.role,
+                     **({"runbook": drill.runbook.role} if drill.runbook else {})}
     else:
         assert scenario.workers is not None and scenario.workload.producer is not None
         processes = {"worker-": scenario.workers.role,

@@ -44,14 +44,21 @@ def is_harden(variant: Variant) -> bool:
 
 
 def read_tree(root: Path) -> dict[str, str]:
-    """The text files under root (relative path -> content), as a run would copy them."""
+    """The text files under root (relative path -> content), as a run would copy them.
+
+    A file that is not UTF-8 text (a Lambda deployment package built from sources beside
+    it) is left out: a task's files are text an agent reads and edits, and such a file is
+    rebuilt from those sources."""
     files = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
         if path.is_dir() or any(part in NOT_COPIED or part == "__pycache__"
                                 for part in rel.parts):
             continue
-        files[rel.as_posix()] = path.read_text()
+        try:
+            files[rel.as_posix()] = path.read_text()
+        except UnicodeDecodeError:
+            continue
     return files
 
 

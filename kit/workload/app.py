@@ -7,9 +7,13 @@ account's running totals, so that a transaction applied in part shows (kit.check
 .consistency). The application reads the secret (JSON: host, port, username, dbname) when
 it starts, when it resumes after maintenance, and whenever a connection fails, at most
 every READ_SECONDS; it is what every instance of a real service does on a connection error.
-It logs in as the secret's username with the password the kit gives that user on the
-endpoint's server (`password`: None for an endpoint the data plane does not serve, which
-then gets none), so the secret never holds one and nothing else can log in as it.
+It logs in as the secret's username with the password `password` gives for the secret's
+value: the kit's password of that user on the endpoint's server (so the secret never holds
+one and nothing else can log in as it), or the secret's own `password` when the secret holds
+the credentials (a drill that rotates them); None for an endpoint the data plane does not
+serve, which then gets none. With `connection_writes`, a connection is closed after that
+many writes, as a pool's maximum connection lifetime does: the next write logs in again
+with what the secret then holds.
 """
 
 from __future__ import annotations
@@ -47,9 +51,12 @@ class AppWriter(threading.Thread):
 
     def __init__(self, recorder: Recorder, plan: list[Send], describe: Callable[[str], Described],
                  endpoint: Callable[[], dict[str, Any]], interval: float,
-                 password: Callable[[str, int, str], str | None] = lambda *_: None) -> None:
+                 password: Callable[[dict[str, Any]], str | None] = lambda _: None,
+                 connection_writes: int | None = None) -> None:
         super().__init__(name="app", daemon=True)
-        self.password = password
+        self.password, self.connection_writes = password, connection_writes
+        self.attempts = 0  # logins tried (a rotation waits for the next one between steps)
+        self._writes_on_conn = 0
         self.recorder, self.plan, self.describe = recorder, plan, describe
         self.read_endpoint, self.interval = endpoint, interval
         self.stopping = threading.Event()
@@ -115,12 +122,13 @@ class AppWriter(threading.Thread):
         if time.monotonic() - self._last_read < READ_SECONDS:
             return None
         self._last_read = time.monotonic()
+        self.attempts += 1
         try:
             found = self.read_endpoint()
             self._endpoint = f"{found['host']}:{found['port']}"
             host, port, user = str(found["host"]), int(found["port"]), str(found["username"])
             conn = psycopg.connect(host=host, port=port, user=user,
-                                   password=self.password(host, port, user),
+                                   password=self.password(found),
                                    dbname=str(found["dbname"]),
                                    connect_timeout=CONNECT_TIMEOUT, autocommit=True,
                                    options="-c statement_timeout=5000")
@@ -131,7 +139,7 @@ class AppWriter(threading.Thread):
             self.recorder.record("app", "connect", type="fail", endpoint=self._endpoint,
                                  error=f"{type(exc).__name__}: {exc}".strip()[:300])
             return None
-        self._conn = conn
+        self._conn, self._writes_on_conn = conn, 0
         return conn
 
     def _write(self, body: str) -> None:
@@ -157,6 +165,10 @@ class AppWriter(threading.Thread):
             self._drop()
             return
         self.recorder.record("app", "write", key=key, fields=fields, endpoint=self._endpoint)
+        self._writes_on_conn += 1
+        if self.connection_writes and self._writes_on_conn >= self.connection_writes:
+            self._drop()  # its lifetime is over: the next write logs in again
+            self._last_read = 0.0
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None

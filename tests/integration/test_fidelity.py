@@ -640,6 +640,59 @@ def test_a_rotation_schedule_is_kept_and_managed_rotation_cancels(sandbox: Sandb
     assert sm.describe_secret(SecretId=arn)["RotationEnabled"] is False
 
 
+def test_rotation_with_a_function_starts_with_an_empty_pending_version(
+        sandbox: Sandbox) -> None:
+    """AWS Secrets Manager API reference, RotateSecret: a rotation starts with the
+    ClientRequestToken's version labelled AWSPENDING, empty until the function's
+    createSecret puts its value ("When rotation is unsuccessful, the AWSPENDING staging
+    label might be attached to an empty secret version"); AWSCURRENT moves only in the
+    function's finishSecret (User Guide, "Lambda rotation functions"). DescribeSecret:
+    RotationEnabled and RotationLambdaARN. (moto runs the function in Docker and moves
+    AWSCURRENT itself.)"""
+    import io
+    import zipfile
+
+    code = io.BytesIO()
+    with zipfile.ZipFile(code, "w") as archive:
+        archive.writestr("handler.py", "def handle(event, context):\n    return None\n")
+    role = aws.client("iam", sandbox.moto.url).create_role(
+        RoleName="rotator", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    function = aws.client("lambda", sandbox.moto.url).create_function(
+        FunctionName="rotator", Runtime="python3.11", Role=role, Handler="handler.handle",
+        Code={"ZipFile": code.getvalue()})["FunctionArn"]
+    sm = aws.client("secretsmanager", sandbox.moto.url)
+    arn = sm.create_secret(Name="app-credentials", SecretString="v1")["ARN"]
+    first = sm.describe_secret(SecretId=arn)["VersionIdsToStages"]
+    token = "00000000-0000-4000-8000-000000000001"
+    sm.rotate_secret(SecretId=arn, RotationLambdaARN=function, ClientRequestToken=token,
+                     RotationRules={"AutomaticallyAfterDays": 30})
+    described = sm.describe_secret(SecretId=arn)
+    assert (described["RotationEnabled"], described["RotationLambdaARN"]) == (True, function)
+    assert described["VersionIdsToStages"] == {**first, token: ["AWSPENDING"]}
+    assert sm.get_secret_value(SecretId=arn)["SecretString"] == "v1"
+    with pytest.raises(botocore.exceptions.ClientError, match="ResourceNotFound"):
+        sm.get_secret_value(SecretId=arn, VersionId=token, VersionStage="AWSPENDING")
+    with pytest.raises(botocore.exceptions.ClientError, match="ResourceNotFound"):
+        sm.rotate_secret(SecretId=arn, RotationLambdaARN=function + "-gone")
+
+
+def test_moving_awscurrent_moves_the_value_read_without_a_version(sandbox: Sandbox) -> None:
+    """AWS Secrets Manager API reference, GetSecretValue: without VersionStage or VersionId
+    "Secrets Manager defaults to AWSCURRENT"; UpdateSecretVersionStage moves AWSCURRENT (and
+    AWSPREVIOUS follows the version it left)."""
+    sm = aws.client("secretsmanager", sandbox.moto.url)
+    arn = sm.create_secret(Name="moved-label", SecretString="old")["ARN"]
+    old = sm.get_secret_value(SecretId=arn)["VersionId"]
+    new = sm.put_secret_value(SecretId=arn, SecretString="new",
+                              VersionStages=["AWSPENDING"])["VersionId"]
+    assert sm.get_secret_value(SecretId=arn)["SecretString"] == "old"
+    sm.update_secret_version_stage(SecretId=arn, VersionStage="AWSCURRENT",
+                                   MoveToVersionId=new, RemoveFromVersionId=old)
+    got = sm.get_secret_value(SecretId=arn)
+    assert (got["VersionId"], got["SecretString"]) == (new, "new")
+    assert sm.get_secret_value(SecretId=arn, VersionStage="AWSPREVIOUS")["SecretString"] == "old"
+
+
 def test_performance_insights_settings_read_back(sandbox: Sandbox) -> None:
     """AWS RDS API reference, CreateDBInstance: EnablePerformanceInsights and
     PerformanceInsightsRetentionPeriod (default 7 days); DBInstance reports them as

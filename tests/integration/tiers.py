@@ -89,7 +89,8 @@ def defect_machinery(names: Iterable[str]) -> set[Machinery]:
 def suite(names: tuple[str, ...]) -> dict[str, tuple[list[Row], list[Row]]]:
     """Each scenario's quick and slow rows, the scenarios taken in the order given: a fault's
     machinery that a defect of any of them runs, or the golden of an earlier one, is not run
-    by a golden again."""
+    by a golden again; a static invariant that a quick defect of the suite kills is not
+    killed by a static-only defect again."""
     covered = defect_machinery(names)
     killed: set[str] = set()
     found = {}
@@ -98,7 +99,27 @@ def suite(names: tuple[str, ...]) -> dict[str, tuple[list[Row], list[Row]]]:
         found[name] = tiers(sc, covered=covered, killed=killed)
         covered |= {machinery(sc, row.fault) for row in found[name][0]}
         killed |= {i for row in found[name][0] for i in static_kills(sc, row)}
-    return found
+    return _pruned(found)
+
+
+def _pruned(found: dict[str, tuple[list[Row], list[Row]]]
+            ) -> dict[str, tuple[list[Row], list[Row]]]:
+    """The suite without the static-only defect rows whose invariants the suite's other
+    quick rows kill (a later scenario's row may kill two static invariants an earlier one
+    killed one by one): each row left is needed."""
+    loaded = {name: scenarios.load(name) for name in found}
+    out = {name: (list(quick), list(slow)) for name, (quick, slow) in found.items()}
+    for name, (quick, slow) in out.items():
+        for row in list(quick):
+            kills = static_kills(loaded[name], row)
+            if not row.expected or kills != set(row.expected):
+                continue
+            others = {i for other, (rows, _) in out.items() for r in rows
+                      if r is not row for i in static_kills(loaded[other], r)}
+            if kills <= others:
+                quick.remove(row)
+                slow.append(row)
+    return out
 
 
 def gaps(scenario: Scenario, variants: list[Variant], quick: list[Row],

@@ -77,7 +77,10 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
            s3.lifecycle_rules_read_back_as_put,
            s3.bucket_policies_left_to_the_gateway,
            s3.inventory_configurations_read_back_as_put),
-    "secretsmanager": (secretsmanager.rotation_schedules_are_kept,
+    # The function's rotation first: the schedule's fix wraps it.
+    "secretsmanager": (secretsmanager.rotation_functions_are_left_to_the_kit,
+                       secretsmanager.rotation_schedules_are_kept,
+                       secretsmanager.moving_awscurrent_moves_the_current_value,
                        secretsmanager.managed_rotation_can_be_cancelled),
     "awslambda": (lambda_esm.mappings_need_the_visibility_timeout_to_cover_the_function,),
     "sns": (sns.data_protection_policies_are_stored, sns.topic_attributes_read_back),

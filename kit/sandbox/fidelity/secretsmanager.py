@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 
@@ -77,3 +78,88 @@ def rotation_schedules_are_kept() -> None:
     rotate_secret._kit_fix = True  # type: ignore[attr-defined]
     SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
     FakeSecret.to_dict = to_dict  # type: ignore[method-assign]
+
+
+def rotation_functions_are_left_to_the_kit() -> None:
+    """RotateSecret with a rotation function configures it and starts a rotation: a new
+    version with the ClientRequestToken, labelled AWSPENDING and empty; the function's steps
+    are left to the kit (kit/faults/rotation.py runs them, as Secrets Manager invokes them).
+
+    AWS (API reference, RotateSecret: "When rotation is unsuccessful, the AWSPENDING staging
+    label might be attached to an empty secret version"; User Guide, "Lambda rotation
+    functions": Secrets Manager invokes createSecret, setSecret, testSecret, finishSecret
+    with the token, createSecret puts the new value into that version, finishSecret moves
+    AWSCURRENT). moto 5.2 invokes the function in Docker (absent here: the call fails) and
+    then moves AWSCURRENT to the version itself, whatever the function did. Named
+    difference: the steps of a rotation RotateSecret starts are not run by the call; the
+    drill's rotation fault runs its own rotations (each a RotateSecret, then the steps).
+    """
+    from moto.moto_api._internal import mock_random
+    from moto.secretsmanager.exceptions import ResourceNotFoundException
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    rotate = SecretsManagerBackend.rotate_secret
+    if getattr(rotate, "_kit_function", False):
+        return
+
+    def rotate_secret(self: Any, secret_id: str, client_request_token: str | None = None,
+                      rotation_lambda_arn: str | None = None,
+                      rotation_rules: dict[str, Any] | None = None,
+                      rotate_immediately: bool = True) -> str:
+        secret = self.secrets[secret_id] if self._is_valid_identifier(secret_id) else None
+        function = rotation_lambda_arn or (secret and secret.rotation_lambda_arn)
+        if secret is None or not function or secret.is_deleted():
+            return rotate(self, secret_id, client_request_token, rotation_lambda_arn,
+                          rotation_rules, rotate_immediately)
+        from moto.awslambda.utils import get_backend
+
+        try:
+            get_backend(self.account_id, self.region_name).get_function(function)
+        except Exception as exc:  # noqa: BLE001 - moto's own message for a missing function
+            raise ResourceNotFoundException(
+                f"Resource not found for ARN '{function}'.") from exc
+        secret.rotation_requested = True
+        secret.rotation_lambda_arn = function
+        days = (rotation_rules or {}).get("AutomaticallyAfterDays")
+        if days:
+            secret.auto_rotate_after_days = int(days)
+        secret.rotation_enabled = True
+        if rotate_immediately and secret.versions:
+            version = client_request_token or str(mock_random.uuid4())
+            secret.remove_version_stages_from_old_versions(["AWSPENDING"])
+            secret.versions[version] = {"createdate": int(time.time()), "version_id": version,
+                                        "version_stages": ["AWSPENDING"]}
+        return secret.to_short_dict()
+
+    rotate_secret._kit_function = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
+
+
+def moving_awscurrent_moves_the_current_value() -> None:
+    """After UpdateSecretVersionStage moves AWSCURRENT, GetSecretValue without a version
+    returns the version it moved to.
+
+    AWS (API reference, GetSecretValue: "If you don't specify either a VersionStage or
+    VersionId, then Secrets Manager defaults to AWSCURRENT"; UpdateSecretVersionStage moves
+    a label, and AWSCURRENT is the secret's current value). moto 5.2 moves the label but
+    keeps answering the old version's value (its default version does not follow), so an
+    application reading its rotated credentials would get the old ones.
+    """
+    from moto.secretsmanager.models import SecretsManagerBackend
+
+    update = SecretsManagerBackend.update_secret_version_stage
+    if getattr(update, "_kit_fix", False):
+        return
+
+    def update_secret_version_stage(self: Any, secret_id: str, version_stage: str,
+                                    remove_from_version_id: str,
+                                    move_to_version_id: str) -> tuple[str, str]:
+        result = update(self, secret_id, version_stage, remove_from_version_id,
+                        move_to_version_id)
+        if version_stage == "AWSCURRENT" and move_to_version_id:
+            self.secrets[secret_id].set_default_version_id(move_to_version_id)
+        return result
+
+    update_secret_version_stage._kit_fix = True  # type: ignore[attr-defined]
+    SecretsManagerBackend.update_secret_version_stage = (  # type: ignore[method-assign]
+        update_secret_version_stage)

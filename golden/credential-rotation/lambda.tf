@@ -1,0 +1,19 @@
+resource "aws_lambda_function" "rotation" {
+  function_name    = "ledger-credentials-rotation"
+  description      = "Rotates the ledger application's database credentials (alternating users)."
+  role             = aws_iam_role.rotation.arn
+  runtime          = "python3.11"
+  handler          = "handler.handle"
+  filename         = "${path.module}/rotation.zip"
+  source_code_hash = filebase64sha256("${path.module}/rotation.zip")
+  timeout          = 30
+}
+
+# Secrets Manager invokes the function, for this secret only.
+resource "aws_lambda_permission" "secrets_manager" {
+  statement_id  = "AllowSecretsManager"
+  action        = "lambda:InvokeFunction"
+  function_name = aws_lambda_function.rotation.function_name
+  principal     = "secretsmanager.amazonaws.com"
+  source_arn    = aws_secretsmanager_secret.app.arn
+}
