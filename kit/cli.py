@@ -478,6 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log each run's stages to stderr as they begin")
     roots, emulators, graded = _roots_options(), _emulator_options(), _graded_options()
+    executors = _executor_options()
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     setup = sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
@@ -505,7 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --baseline: fail on new failures only (default) or on any")
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
-    _add_validate(sub.add_parser("validate", parents=[roots, emulators],
+    _add_validate(sub.add_parser("validate", parents=[roots, emulators, executors],
                                  help="run the kill matrix of a scenario"))
     mods = sub.add_parser("modules", help="a team repository's registry-module cache")
     vendor = mods.add_subparsers(dest="action", required=True).add_parser(
@@ -518,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ci(sub, roots)
     _add_report(sub)
     _add_rl(sub)
-    mutate_command.register(sub, [roots, emulators])
+    mutate_command.register(sub, [roots, emulators, executors])
     return parser
 
 
@@ -612,6 +613,17 @@ def _emulator_options() -> argparse.ArgumentParser:
     return emulators
 
 
+def _executor_options() -> argparse.ArgumentParser:
+    """The options of every command that runs many runs: where they execute (kit/matrix.py)."""
+    executors = argparse.ArgumentParser(add_help=False)
+    executors.add_argument("--executor", choices=("local", "ray"), default="local",
+                           help="where the runs execute: threads here, or Ray actors "
+                           "(kit[ray])")
+    executors.add_argument("--address", help="with --executor ray: an existing Ray cluster "
+                           "(default: a local one of --jobs CPUs, started for the command)")
+    return executors
+
+
 def _graded_options() -> argparse.ArgumentParser:
     """What eval and drill share: one solution, its faults in turn (or one), one seed."""
     graded = argparse.ArgumentParser(add_help=False)
@@ -637,10 +649,6 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
                     help="the quick tier: golden, each alternative once, and a sample of "
                     "defects that covers every invariant the defects name")
     va.add_argument("--out", default="runs")
-    va.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="where the runs execute: threads here, or Ray actors (kit[ray])")
-    va.add_argument("--address", help="with --executor ray: an existing Ray cluster "
-                    "(default: a local one of --jobs CPUs, started for the command)")
     va.add_argument("--require-confinement", action="store_true",
                     help="refuse to run (exit 2) unless every axis of confinement is available")
 

@@ -48,10 +48,12 @@ class Analysis:
 def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
             emulator: str = "moto", reuse: list[Path] | None = None,
+            executor: str = "local", address: str | None = None,
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
     """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
     `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
-    unchanged mutants carry over, a later one's over an earlier one's)."""
+    unchanged mutants carry over, a later one's over an earlier one's; `executor` and
+`address`: where the runs execute, kit/matrix.py)."""
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
@@ -71,7 +73,8 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     reused.apply(undecided, earlier, lambda j: faults_for(scenario, j.mutant, seed, all_faults))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
-               jobs=jobs, emulator=emulator, progress=progress)
+               jobs=jobs, emulator=emulator, executor=executor, address=address,
+               progress=progress)
     return Analysis(scenario.name, str(solution), seed, all_faults, judged)
 
 

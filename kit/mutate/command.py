@@ -52,6 +52,7 @@ def main(args: argparse.Namespace) -> int:
         analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
                            jobs=args.jobs, only=args.only, emulator=emulator,
                            reuse=[Path(p) for p in args.reuse or []],
+                           executor=args.executor, address=args.address,
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))
     cli.show(report.table(analysis))

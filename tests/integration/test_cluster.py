@@ -13,7 +13,8 @@ import psutil
 import pytest
 
 from kit import cluster, scenario
-from kit.validate import Row, _Matrix, _Sandboxes
+from kit.matrix import Golden, Matrix, VariantOf, _Sandboxes
+from kit.validate import Row
 from kit.variants import load_all
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(
@@ -27,8 +28,9 @@ def _rows(variants: dict) -> list[Row]:
             Row("no-redrive", "none", variants["no-redrive"].must_fail)]
 
 
-def _matrix(sc: scenario.Scenario, variants: dict, out: Path) -> _Matrix:
-    return _Matrix(sc, variants, out, _Sandboxes("moto", None), lambda row, run: None)
+def _matrix(sc: scenario.Scenario, variants: dict, out: Path) -> Matrix:
+    subjects = {"golden": Golden(), **{name: VariantOf(v) for name, v in variants.items()}}
+    return Matrix(sc, subjects, out, _Sandboxes("moto", None), lambda row, run: None)
 
 
 def _verdicts(rows: list) -> dict[tuple[str, str, int], tuple[str, tuple[str, ...]]]:
