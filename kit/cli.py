@@ -167,6 +167,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     sc = scenario.load(args.scenario)
     _require_confinement(args)
     emulator, url = _emulator(args)
+    if args.cross_check and (args.executor != "local" or (args.jobs or 1) > 1):
+        raise InputError("--cross-check runs both emulators' sandboxes side by side in this "
+                         "process (the probes need both): use it without --executor ray "
+                         "and --jobs")
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
     _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
@@ -229,7 +233,19 @@ def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[
     with console.status(sc.name) as status:
         if args.cross_check:
             return crosscheck.cross_check(plan, emulator, url, progress)
-        return crosscheck.run_all(plan, emulator, url, progress), []
+        return crosscheck.run_all(plan, emulator, url, progress,
+                                  jobs=_eval_jobs(args, len(faults) * len(seeds)),
+                                  executor=args.executor, address=args.address), []
+
+
+def _eval_jobs(args: argparse.Namespace, runs: int) -> int:
+    """kit eval's parallel runs: --jobs; by default one (local), or on Ray every run at
+    once on a cluster at --address and as many as this machine has cores on a local one."""
+    if args.jobs is not None:
+        return args.jobs
+    if args.executor == "local":
+        return 1
+    return runs if args.address else max(1, min(runs, os.cpu_count() or 1))
 
 
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
@@ -292,7 +308,7 @@ def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
         raise InputError(f"{flag}: LocalStack is not installed; run "
                          f"`{localstack_install.FIX}`, or point at a running one with "
                          "--emulator-url URL")
-    if url and getattr(args, "jobs", 1) > 1:
+    if url and (getattr(args, "jobs", 1) or 1) > 1:
         raise InputError("--emulator-url with --jobs above 1: parallel runs would empty "
                          "each other's account on the one LocalStack; use --jobs 1")
     return emulator, url
@@ -491,8 +507,11 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
-    ev = sub.add_parser("eval", parents=[roots, emulators, graded],
+    ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
                         help="grade a solution directory across a scenario's faults")
+    ev.add_argument("--jobs", type=int, default=None, help="parallel runs, each in its own "
+                    "sandbox (default: 1; with --executor ray, every run at once on a "
+                    "cluster at --address, or one per core on a local one)")
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--cross-check", action="store_true",
                     help="run every fault on both emulators; an invariant whose verdict "

@@ -18,7 +18,7 @@ import secrets
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,7 +111,7 @@ class Runner:
             solution = subject.solution(sc, Path(tmp) / "solution")
             result = run_once(sc, solution, fault, seed, Path(run_dir), self._sandbox)
         node = ray.get_runtime_context().get_node_id()
-        return result, node, None if node == driver_node else _pack(Path(run_dir))
+        return result, node, None if node == driver_node else pack(Path(run_dir))
 
     def close(self) -> None:
         """Stop the sandbox."""
@@ -120,16 +120,17 @@ class Runner:
             self._sandbox = None
 
 
-def _pack(directory: Path) -> bytes:
-    """`directory` as a gzipped tar archive."""
+def pack(directory: Path, skip: Callable[[str], bool] = lambda name: False) -> bytes:
+    """`directory` as a gzipped tar archive, without the entries whose name `skip`s."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        tar.add(directory, arcname=".")
+        tar.add(directory, arcname=".",
+                filter=lambda info: None if skip(Path(info.name).name) else info)
     return buf.getvalue()
 
 
-def _unpack(archive: bytes, directory: Path) -> None:
-    """Extract a run directory shipped back from another node."""
+def unpack(archive: bytes, directory: Path) -> None:
+    """Extract a directory shipped from another node (a run's, a solution's)."""
     directory.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
         tar.extractall(directory, filter="data")
@@ -182,7 +183,7 @@ def _dispatch(ray: Any, matrix: Matrix, tasks: list[tuple[Row, int]],
             raise KitError(f"a Ray node running {row.subject} under {row.fault} was lost: "
                            f"{exc}") from exc
         if archive is not None:
-            _unpack(archive, run_dir)
+            unpack(archive, run_dir)
         placed[(row.subject, row.fault, seed)] = node
         matrix.record(row, result)
         if todo:

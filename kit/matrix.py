@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from kit import interrupt
+from kit.cluster import pack, unpack
+from kit.deploy.hcl import not_copied
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
@@ -52,6 +54,27 @@ class VariantOf:
     def solution(self, scenario: Scenario, target: Path) -> Path:
         """The golden copied into `target`, the variant's patch applied."""
         return materialize(scenario, self.variant, target)
+
+
+@dataclass(frozen=True)
+class Given:
+    """A solution directory the caller gives (`kit eval`, a task's workspace): the
+    directory itself, or its files as an archive for a node that has no copy of it."""
+
+    path: Path
+    archive: bytes | None = None
+
+    @classmethod
+    def shipped(cls, path: Path) -> Given:
+        """The directory with its files packed (what a copy of a solution leaves out, too)."""
+        return cls(path, pack(path, not_copied))
+
+    def solution(self, scenario: Scenario, target: Path) -> Path:
+        """The directory, or its files unpacked into `target`."""
+        if self.archive is None:
+            return self.path
+        unpack(self.archive, target)
+        return target
 
 
 class _Sandboxes:
@@ -139,6 +162,28 @@ def execute(matrix: Matrix, tasks: list[tuple[Row, int]], jobs: int,
         matrix.sandboxes.close()
     for row in {id(r): r for r, _ in tasks}.values():
         row.runs.sort(key=lambda r: r.seed)
+
+
+def run_solution(scenario: Scenario, solution: Path, faults: list[str], seeds: list[int],
+                 out: Path, emulator: str, emulator_url: str | None, *, jobs: int,
+                 executor: str = "local", address: str | None = None,
+                 progress: Callable[[RunResult], None] = lambda run: None
+                 ) -> list[RunResult]:
+    """Every fault and seed of one solution (`kit eval`'s runs, out/<fault>-seed<n>) on
+    `jobs` workers of `executor`; the results in the order of faults, then seeds."""
+    from kit.validate import Row
+
+    rows = [Row("solution", fault, ()) for fault in faults]
+    subject = Given.shipped(solution) if executor == "ray" else Given(solution)
+    matrix = Matrix(scenario, {"solution": subject}, out,
+                    _Sandboxes(emulator, emulator_url), lambda row, run: progress(run),
+                    by_subject=False)
+    execute(matrix, [(row, seed) for row in rows for seed in seeds], jobs, executor,
+            address)
+    results = [run for row in rows for run in row.runs]
+    for run in results:  # a shipped copy ran, the given directory was graded
+        run.solution = str(solution)
+    return results
 
 
 def _run_all(matrix: Matrix, tasks: list[tuple[Row, int]], jobs: int) -> None:
