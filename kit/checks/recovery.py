@@ -62,8 +62,12 @@ def check_within_rto(history: History, p: Params) -> CheckResult:
             late.append({"key": oid, "sent_at": round(op.time, 3),
                          "recorded_at": round(seen.time, 3), "deadline": round(deadline, 3),
                          "late_by_s": round(seen.time - deadline, 3)})
+    # The slowest key's time to effect past max(reference, its send): the RTO's headroom.
+    slowest = max((recorded[oid].time - max(reference, op.time) for oid, op in s.valid.items()
+                   if oid in recorded), default=None)
     evidence = {"keys": len(s.valid), "reference_time": round(reference, 3),
-                "late": anomaly(late), "never_recorded": anomaly(never)}
+                "late": anomaly(late), "never_recorded": anomaly(never),
+                "slowest_s": None if slowest is None else round(slowest, 3)}
     # Pass rule: every valid key is recorded at or before its deadline.
     if late or never:
         parts = []
