@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kit import interrupt, toolchain
+from kit import interrupt, runcost, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.mutate import command as mutate_command
@@ -166,6 +166,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    args.jobs = runcost.resolve(args.jobs, console.print)
     emulator, url = _emulator(args)
     if args.cross_check and (args.executor != "local" or (args.jobs or 1) > 1):
         raise InputError("--cross-check runs both emulators' sandboxes side by side in this "
@@ -404,6 +405,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    args.jobs = runcost.resolve(args.jobs, console.print)
     emulator, url = _emulator(args)
     if sc.golden.is_dir():
         _team_preflight(sc, sc.golden)
@@ -413,13 +415,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
                   f"--seed {args.seed}"
                   + "".join(f" --only {name}" for name in args.only or [])
                   + (" --sample" if args.sample else "") + _emulator_flags(args))
-    with console.status(f"validating {sc.name}") as status:
+    with console.status(f"validating {sc.name}") as status, \
+            runcost.measured(f"kit validate {sc.name} --jobs 1") as per_run:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
                         only=set(args.only) if args.only else None, sample=args.sample,
                         emulator=emulator, emulator_url=url, executor=args.executor,
                         address=args.address, progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
+        runs = sum(len(row.runs) for row in rows)
+        if args.jobs == 1 and args.executor == "local" and runs:
+            runcost.save(per_run(runs))  # --jobs auto's figures: uncontended runs
     show(kill_matrix(rows, sc.reward))
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
@@ -509,9 +515,10 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
     ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
                         help="grade a solution directory across a scenario's faults")
-    ev.add_argument("--jobs", type=int, default=None, help="parallel runs, each in its own "
-                    "sandbox (default: 1; with --executor ray, every run at once on a "
-                    "cluster at --address, or one per core on a local one)")
+    ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "
+                    "each in its own sandbox, or auto (kit/runcost.py) (default: 1; with "
+                    "--executor ray, every run at once on a cluster at --address, or one "
+                    "per core on a local one)")
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--cross-check", action="store_true",
                     help="run every fault on both emulators; an invariant whose verdict "
@@ -660,7 +667,9 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
     """The options of `kit validate`."""
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
-    va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    va.add_argument("--jobs", type=runcost.parse_jobs, default=1, help="parallel runs, each "
+                    "in its own sandbox, or auto: from the CPU per run measured here and the "
+                    "cores (kit/runcost.py)")
     va.add_argument("--seed", type=int, default=1)
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")

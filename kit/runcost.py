@@ -12,6 +12,7 @@ a pure function of those figures and the cores present.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -91,3 +92,28 @@ def cores() -> int:
     """The cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def parse_jobs(value: str) -> int | str:
+    """A --jobs value: a positive count, or `auto`."""
+    if value == "auto":
+        return value
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"--jobs {value!r}: a positive number or auto")
+    return n
+
+
+def resolve(jobs: int | str | None, say: Callable[[str], None]) -> int | None:
+    """--jobs as a count: `auto` is the last measurement's choice for this machine's cores
+    (said, with the figures it comes from); a count or None stays as it is."""
+    if jobs != "auto":
+        return None if jobs is None else int(jobs)
+    cost, n = load(), cores()
+    chosen = cost.jobs(n)
+    say(f"--jobs auto: {chosen} ({n} cores x {cost.wall_s} s wall / {cost.cpu_s} CPU-s per "
+        f"run, at most {MAX_PER_CORE} per core; figures from {cost.source})")
+    return chosen

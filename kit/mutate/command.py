@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kit import runcost
+
 
 def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     """Add `kit mutate` to the subcommands."""
@@ -18,7 +20,8 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mu.add_argument("--all", action="store_true", dest="all_faults",
                     help="run each mutant under every fault (default: one drawn from --seed)")
     mu.add_argument("--seed", type=int, default=1)
-    mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    mu.add_argument("--jobs", type=runcost.parse_jobs, default=1,
+                    help="parallel runs, each in its own sandbox, or auto (kit/runcost.py)")
     mu.add_argument("--only", action="append", metavar="ID",
                     help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
     mu.add_argument("--reuse", metavar="PATH", action="append",
@@ -42,6 +45,7 @@ def main(args: argparse.Namespace) -> int:
         for m in generate.mutants(solution):
             print(f"{m.id}\t{m.description}")
         return cli.EXIT_OK
+    args.jobs = runcost.resolve(args.jobs, cli.console.print)
     emulator, _ = cli._emulator(args)
     out = Path(args.out) / sc.name / ("mutate-" + time.strftime("%Y%m%d-%H%M%S"))
     cli.console.print(f"reproduce: kit mutate {sc.name}"
