@@ -5,7 +5,8 @@ the load it ran under, whether the verdicts are those of --jobs 1, and the headr
 timing-sensitive invariants (the tightest, read from the runs' evidence).
 
 `make bench` runs it (part `throughput`); alone: `python bench/throughput.py [SCENARIO]`
-(default order-pipeline; BENCH_THROUGHPUT_FULL=1 for the whole matrix, not its sample).
+(default order-pipeline; BENCH_THROUGHPUT_FULL=1 for the whole matrix, not its sample;
+BENCH_THROUGHPUT_ROWS=N for N rows spread over it).
 Writes the `throughput` block of docs/benchmarks.md and bench/throughput.json.
 """
 
@@ -23,8 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kit import runcost, scenario  # noqa: E402
+from kit.matrix import Golden, Matrix, Subject, VariantOf, _Sandboxes, execute  # noqa: E402
 from kit.run.result import RunResult  # noqa: E402
-from kit.validate import Row, validate  # noqa: E402
+from kit.validate import Row, plan_rows  # noqa: E402
+from kit.variants import load_all  # noqa: E402
+
+# BENCH_THROUGHPUT_ROWS=N: only N rows of the plan, spread over it (golden and defects
+# alike): a loaded machine's budget.
+ROWS = int(os.environ.get("BENCH_THROUGHPUT_ROWS", "0"))
 
 # (invariant, its bound's parameter, the evidence field measured against it)
 TIMED = (("recovery.within_rto", "rto_seconds", "slowest_s"),
@@ -56,13 +63,25 @@ def headroom(runs: list[RunResult]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def plan(sc: scenario.Scenario, sample: bool) -> list[Row]:
+    """The rows `kit validate [--sample]` runs (ROWS of them, every k-th, if set)."""
+    rows = plan_rows(sc, load_all(sc), True, sample)
+    return rows[::-(-len(rows) // ROWS)] if ROWS else rows
+
+
 def one(sc: scenario.Scenario, jobs: int, executor: str, sample: bool) -> dict[str, Any]:
-    """One pass of the matrix: wall, runs, CPU per run, load, verdicts, headroom."""
+    """One pass of the matrix, through kit validate's runner (seed 1): wall, runs, CPU per
+    run, load, verdicts, headroom."""
     load = os.getloadavg()[0]
+    rows = [Row(r.subject, r.fault, r.expected) for r in plan(sc, sample)]
+    subjects: dict[str, Subject] = {"golden": Golden(),
+                                    **{v.name: VariantOf(v) for v in load_all(sc)}}
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as out, \
             runcost.measured(f"{executor} --jobs {jobs}") as per_run:
         started = time.perf_counter()
-        rows = validate(sc, Path(out), jobs=jobs, sample=sample, executor=executor)
+        matrix = Matrix(sc, subjects, Path(out), _Sandboxes("moto", None),
+                        lambda row, run: None)
+        execute(matrix, [(row, 1) for row in rows], jobs, executor)
         wall = time.perf_counter() - started
         runs = [run for row in rows for run in row.runs]
         cost = per_run(len(runs))
@@ -88,13 +107,16 @@ def measure(name: str = "order-pipeline", sample: bool = True) -> dict[str, Any]
         p["same_verdicts_as_jobs_1"] = p["verdicts"] == base["verdicts"]
         p["rewards_per_hour_full"] = round(p["runs_per_hour"] / len(sc.faults), 1)
     return {"scenario": name, "sample": sample, "cores": cores, "faults": len(sc.faults),
-            "auto_jobs": auto, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "auto_jobs": auto, "rows_limit": ROWS,
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "passes": passes}
 
 
 def markdown(t: dict[str, Any]) -> str:
     """The throughput block of docs/benchmarks.md."""
     what = "sampled kill matrix (`--sample`)" if t["sample"] else "whole kill matrix"
+    if t.get("rows_limit"):
+        what = f"{t['rows_limit']} rows spread over the {what}"
     lines = [f"Measured {t['when']} on {t['cores']} cores: `kit validate {t['scenario']}`, "
              f"its {what}, once per configuration, one after the other. A full reward is "
              f"{t['faults']} runs (every fault), a sampled one 1 run. `--jobs auto` chose "
