@@ -5,9 +5,10 @@ busy for `cpu_s` of its `wall_s`. `cores * wall_s / cpu_s` runs side by side kee
 core busy; `--jobs auto` takes that, rounded down, at least 1 and at most 2 per core (the
 oversubscription at which `kit validate` was shown to give the verdicts of `--jobs 1`,
 docs/benchmarks.md). The figures are the last measurement of a `kit validate --jobs 1`
-here (CPU-seconds of the command and its services over its runs, wall over runs: written
-to <cache>/run-cost.json), or, before any, the issue's measurement on 2 cores. The choice is
-a pure function of those figures and the cores present.
+here (CPU-seconds over its runs as getrusage sees the command and its reaped children, an
+undercount of the whole process tree, hence the cap; wall over runs: written to
+<cache>/run-cost.json), or, before any, the issue's measurement on 2 cores. The choice is a
+pure function of those figures and the cores present.
 """
 
 from __future__ import annotations
