@@ -3,8 +3,10 @@
 Writes bench/results.json and the generated tables of docs/benchmarks.md (between its
 `bench:begin` and `bench:end` markers). Repeats: BENCH_REPEATS (default 3). Parts:
 BENCH_PARTS, a comma list of sandbox, moto, init, foundation, golden, bare, validate,
-gateway (default: all); BENCH_SCENARIOS, the scenarios `validate` runs (default: every
-one). Every number comes from this machine, in this run.
+gateway, throughput (default: all); BENCH_SCENARIOS, the scenarios `validate` runs
+(default: every one); BENCH_THROUGHPUT, the scenario of `throughput` (bench/throughput.py;
+default order-pipeline, its sample; BENCH_THROUGHPUT_FULL=1: its whole matrix). Every
+number comes from this machine, in this run.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from kit.toolchain import write_cli_config  # noqa: E402
 from kit.validate import validate  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
-ALL_PARTS = "sandbox,moto,init,foundation,golden,bare,validate,gateway"
+ALL_PARTS = "sandbox,moto,init,foundation,golden,bare,validate,gateway,throughput"
 PARTS = set(os.environ.get("BENCH_PARTS", ALL_PARTS).split(","))
 DOC = ROOT / "docs" / "benchmarks.md"
 # What a run costs besides the scenario's own clock (the workload and its recovery).
@@ -339,6 +341,13 @@ def main() -> None:
         results["validate"] = validate_every_scenario()
     if "gateway" in PARTS:
         results["gateway"] = gateway_overhead.main(300)
+    if "throughput" in PARTS:
+        from bench import throughput
+
+        results["throughput"] = throughput.measure(
+            os.environ.get("BENCH_THROUGHPUT", "order-pipeline"),
+            sample=os.environ.get("BENCH_THROUGHPUT_FULL") != "1")
+        write_block("throughput", throughput.markdown(results["throughput"]))
     path = ROOT / "bench" / "results.json"
     path.write_text(json.dumps(results, indent=2) + "\n")
     write_block("bench", markdown(results))

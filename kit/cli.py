@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kit import interrupt, toolchain
+from kit import interrupt, runcost, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.mutate import command as mutate_command
@@ -166,7 +166,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    args.jobs = runcost.resolve(args.jobs, console.print)
     emulator, url = _emulator(args)
+    if args.cross_check and (args.executor != "local" or (args.jobs or 1) > 1):
+        raise InputError("--cross-check runs both emulators' sandboxes side by side in this "
+                         "process (the probes need both): use it without --executor ray "
+                         "and --jobs")
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
     _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
@@ -229,7 +234,19 @@ def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[
     with console.status(sc.name) as status:
         if args.cross_check:
             return crosscheck.cross_check(plan, emulator, url, progress)
-        return crosscheck.run_all(plan, emulator, url, progress), []
+        return crosscheck.run_all(plan, emulator, url, progress,
+                                  jobs=_eval_jobs(args, len(faults) * len(seeds)),
+                                  executor=args.executor, address=args.address), []
+
+
+def _eval_jobs(args: argparse.Namespace, runs: int) -> int:
+    """kit eval's parallel runs: --jobs; by default one (local), or on Ray every run at
+    once on a cluster at --address and as many as this machine has cores on a local one."""
+    if args.jobs is not None:
+        return args.jobs
+    if args.executor == "local":
+        return 1
+    return runs if args.address else max(1, min(runs, os.cpu_count() or 1))
 
 
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
@@ -292,7 +309,7 @@ def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
         raise InputError(f"{flag}: LocalStack is not installed; run "
                          f"`{localstack_install.FIX}`, or point at a running one with "
                          "--emulator-url URL")
-    if url and getattr(args, "jobs", 1) > 1:
+    if url and (getattr(args, "jobs", 1) or 1) > 1:
         raise InputError("--emulator-url with --jobs above 1: parallel runs would empty "
                          "each other's account on the one LocalStack; use --jobs 1")
     return emulator, url
@@ -388,6 +405,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
+    args.jobs = runcost.resolve(args.jobs, console.print)
     emulator, url = _emulator(args)
     if sc.golden.is_dir():
         _team_preflight(sc, sc.golden)
@@ -397,13 +415,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
                   f"--seed {args.seed}"
                   + "".join(f" --only {name}" for name in args.only or [])
                   + (" --sample" if args.sample else "") + _emulator_flags(args))
-    with console.status(f"validating {sc.name}") as status:
+    with console.status(f"validating {sc.name}") as status, \
+            runcost.measured(f"kit validate {sc.name} --jobs 1") as per_run:
         rows = validate(sc, out, repeat=args.repeat, jobs=args.jobs, seed=args.seed,
                         only=set(args.only) if args.only else None, sample=args.sample,
                         emulator=emulator, emulator_url=url, executor=args.executor,
                         address=args.address, progress=lambda row, run: status.update(
                             f"{row.subject} under {row.fault} (seed {run.seed}): "
                             f"{row.status(run)}"))
+        runs = sum(len(row.runs) for row in rows)
+        if args.jobs == 1 and args.executor == "local" and runs:
+            runcost.save(per_run(runs))  # --jobs auto's figures: uncontended runs
     show(kill_matrix(rows, sc.reward))
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
@@ -478,6 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log each run's stages to stderr as they begin")
     roots, emulators, graded = _roots_options(), _emulator_options(), _graded_options()
+    executors = _executor_options()
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("doctor", help="report the toolchain and how to fix what is missing")
     setup = sub.add_parser("setup", help="install the toolchain into the cache (idempotent)")
@@ -490,8 +513,12 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
     new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
-    ev = sub.add_parser("eval", parents=[roots, emulators, graded],
+    ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
                         help="grade a solution directory across a scenario's faults")
+    ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "
+                    "each in its own sandbox, or auto (kit/runcost.py) (default: 1; with "
+                    "--executor ray, every run at once on a cluster at --address, or one "
+                    "per core on a local one)")
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
     ev.add_argument("--cross-check", action="store_true",
                     help="run every fault on both emulators; an invariant whose verdict "
@@ -505,7 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --baseline: fail on new failures only (default) or on any")
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
-    _add_validate(sub.add_parser("validate", parents=[roots, emulators],
+    _add_validate(sub.add_parser("validate", parents=[roots, emulators, executors],
                                  help="run the kill matrix of a scenario"))
     mods = sub.add_parser("modules", help="a team repository's registry-module cache")
     vendor = mods.add_subparsers(dest="action", required=True).add_parser(
@@ -518,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ci(sub, roots)
     _add_report(sub)
     _add_rl(sub)
-    mutate_command.register(sub, [roots, emulators])
+    mutate_command.register(sub, [roots, emulators, executors])
     return parser
 
 
@@ -612,6 +639,17 @@ def _emulator_options() -> argparse.ArgumentParser:
     return emulators
 
 
+def _executor_options() -> argparse.ArgumentParser:
+    """The options of every command that runs many runs: where they execute (kit/matrix.py)."""
+    executors = argparse.ArgumentParser(add_help=False)
+    executors.add_argument("--executor", choices=("local", "ray"), default="local",
+                           help="where the runs execute: threads here, or Ray actors "
+                           "(kit[ray])")
+    executors.add_argument("--address", help="with --executor ray: an existing Ray cluster "
+                           "(default: a local one of --jobs CPUs, started for the command)")
+    return executors
+
+
 def _graded_options() -> argparse.ArgumentParser:
     """What eval and drill share: one solution, its faults in turn (or one), one seed."""
     graded = argparse.ArgumentParser(add_help=False)
@@ -629,7 +667,9 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
     """The options of `kit validate`."""
     va.add_argument("scenario")
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
-    va.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    va.add_argument("--jobs", type=runcost.parse_jobs, default=1, help="parallel runs, each "
+                    "in its own sandbox, or auto: from the CPU per run measured here and the "
+                    "cores (kit/runcost.py)")
     va.add_argument("--seed", type=int, default=1)
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")
@@ -637,10 +677,6 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
                     help="the quick tier: golden, each alternative once, and a sample of "
                     "defects that covers every invariant the defects name")
     va.add_argument("--out", default="runs")
-    va.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="where the runs execute: threads here, or Ray actors (kit[ray])")
-    va.add_argument("--address", help="with --executor ray: an existing Ray cluster "
-                    "(default: a local one of --jobs CPUs, started for the command)")
     va.add_argument("--require-confinement", action="store_true",
                     help="refuse to run (exit 2) unless every axis of confinement is available")
 

@@ -1,4 +1,4 @@
-"""Runs of a kill matrix as Ray tasks: one actor per parallel slot, each holding its own
+"""Runs of a matrix (kit/matrix.py) as Ray tasks: one actor per parallel slot, each holding its own
 sandbox, on a local cluster started for the command or on an existing one (`--address`).
 
 Ray (an optional extra, `kit[ray]`) is the scale-out engine rather than a pool written here:
@@ -18,7 +18,7 @@ import secrets
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +27,8 @@ from kit.errors import InputError, KitError
 from kit.run.result import RunResult
 
 if TYPE_CHECKING:
-    from kit.validate import Row, _Matrix
+    from kit.matrix import Matrix
+    from kit.validate import Row
 
 # For a cluster on this machine, every Ray process inherits these: token auth keeps other
 # local users' (and a confined worker's) hands off the cluster's ports; Ray's switch for
@@ -92,7 +93,7 @@ class Runner:
         self._emulator, self._emulator_url = emulator, emulator_url
         self._sandbox: Any = None
 
-    def run(self, scenario_dir: str, variant: Any, fault: str, seed: int, run_dir: str,
+    def run(self, scenario_dir: str, subject: Any, fault: str, seed: int, run_dir: str,
             driver_node: str) -> tuple[RunResult, str, bytes | None]:
         """One run; its result, the node it ran on, and its directory as a tar archive when
         that node is not the driver's."""
@@ -101,18 +102,16 @@ class Runner:
         from kit import scenario
         from kit.run.pipeline import run_once
         from kit.sandbox import Sandbox
-        from kit.variants import materialize
 
         if self._sandbox is None:
             self._sandbox = Sandbox(provider=True, emulator=self._emulator,
                                     emulator_url=self._emulator_url).__enter__()
         sc = scenario.load(Path(scenario_dir))
-        with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:
-            solution = sc.golden if variant is None else materialize(
-                sc, variant, Path(tmp) / "solution")
+        with tempfile.TemporaryDirectory(prefix="kit-solution-") as tmp:
+            solution = subject.solution(sc, Path(tmp) / "solution")
             result = run_once(sc, solution, fault, seed, Path(run_dir), self._sandbox)
         node = ray.get_runtime_context().get_node_id()
-        return result, node, None if node == driver_node else _pack(Path(run_dir))
+        return result, node, None if node == driver_node else pack(Path(run_dir))
 
     def close(self) -> None:
         """Stop the sandbox."""
@@ -121,22 +120,23 @@ class Runner:
             self._sandbox = None
 
 
-def _pack(directory: Path) -> bytes:
-    """`directory` as a gzipped tar archive."""
+def pack(directory: Path, skip: Callable[[str], bool] = lambda name: False) -> bytes:
+    """`directory` as a gzipped tar archive, without the entries whose name `skip`s."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        tar.add(directory, arcname=".")
+        tar.add(directory, arcname=".",
+                filter=lambda info: None if skip(Path(info.name).name) else info)
     return buf.getvalue()
 
 
-def _unpack(archive: bytes, directory: Path) -> None:
-    """Extract a run directory shipped back from another node."""
+def unpack(archive: bytes, directory: Path) -> None:
+    """Extract a directory shipped from another node (a run's, a solution's)."""
     directory.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
         tar.extractall(directory, filter="data")
 
 
-def run_matrix(matrix: _Matrix, tasks: list[tuple[Row, int]], jobs: int,
+def run_matrix(matrix: Matrix, tasks: list[tuple[Row, int]], jobs: int,
                address: str | None) -> dict[tuple[str, str, int], str]:
     """Run the tasks on `jobs` Ray actors, each taking the next task when it is free;
     returns the node each (subject, fault, seed) ran on. The first failure cancels the
@@ -156,7 +156,7 @@ def run_matrix(matrix: _Matrix, tasks: list[tuple[Row, int]], jobs: int,
                 ray.kill(r)
 
 
-def _dispatch(ray: Any, matrix: _Matrix, tasks: list[tuple[Row, int]],
+def _dispatch(ray: Any, matrix: Matrix, tasks: list[tuple[Row, int]],
               runners: list[Any]) -> dict[tuple[str, str, int], str]:
     """Hand tasks to free runners until all are done; record each result in its row."""
     driver = ray.get_runtime_context().get_node_id()
@@ -166,10 +166,9 @@ def _dispatch(ray: Any, matrix: _Matrix, tasks: list[tuple[Row, int]],
 
     def give(runner: Any) -> None:
         row, seed = todo.pop()
-        run_dir = matrix.out / row.subject / f"{row.fault}-seed{seed}"
-        variant = None if row.subject == "golden" else matrix.variants[row.subject]
-        ref = runner.run.remote(str(matrix.scenario.directory), variant, row.fault, seed,
-                                str(run_dir), driver)
+        run_dir = matrix.run_dir(row, seed)
+        ref = runner.run.remote(str(matrix.scenario.directory), matrix.subjects[row.subject],
+                                row.fault, seed, str(run_dir), driver)
         pending[ref] = (runner, row, seed, run_dir)
 
     for runner in runners:
@@ -184,7 +183,7 @@ def _dispatch(ray: Any, matrix: _Matrix, tasks: list[tuple[Row, int]],
             raise KitError(f"a Ray node running {row.subject} under {row.fault} was lost: "
                            f"{exc}") from exc
         if archive is not None:
-            _unpack(archive, run_dir)
+            unpack(archive, run_dir)
         placed[(row.subject, row.fault, seed)] = node
         matrix.record(row, result)
         if todo:

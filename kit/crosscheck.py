@@ -20,6 +20,7 @@ from typing import Any
 
 from kit import aws, probes
 from kit.checks import worst
+from kit.matrix import run_solution
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
@@ -73,9 +74,17 @@ def _runs(plan: Plan, sandbox: Sandbox, out: Path, progress: Progress, label: st
     return results
 
 
-def run_all(plan: Plan, emulator: str, url: str | None, progress: Progress
+def run_all(plan: Plan, emulator: str, url: str | None, progress: Progress, *,
+            jobs: int = 1, executor: str = "local", address: str | None = None
             ) -> list[RunResult]:
-    """Every fault and seed of the plan in one sandbox of `emulator`."""
+    """Every fault and seed of the plan in one sandbox of `emulator`, or on `jobs` workers
+    of `executor`, each with its own sandbox (kit/matrix.py)."""
+    if jobs > 1 or executor != "local":
+        return run_solution(plan.scenario, plan.solution, plan.faults, plan.seeds, plan.out,
+                            emulator, url if emulator == "localstack" else None, jobs=jobs,
+                            executor=executor, address=address,
+                            progress=lambda run: progress(f"{run.fault} (seed {run.seed})",
+                                                          run))
     with _sandbox(emulator, url) as sandbox:
         return _runs(plan, sandbox, plan.out, progress)
 

@@ -3,21 +3,16 @@ right reason (exactly its named invariants fail, the rest pass; an error is neve
 
 from __future__ import annotations
 
-import tempfile
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit import interrupt
 from kit.errors import InputError
+from kit.matrix import Golden, Matrix, Subject, VariantOf, _Sandboxes, execute
 from kit.reward import RewardSpec, reward
-from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
 from kit.scenario import Scenario
-from kit.variants import Variant, load_all, materialize
+from kit.variants import Variant, load_all
 
 
 @dataclass
@@ -113,20 +108,11 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     "ray" runs each on a Ray actor, of a local cluster or the one at `address` (kit/cluster.py)."""
     variants = {v.name: v for v in load_all(scenario, root)}
     rows = _select_rows(scenario, variants, only, root, golden, sample)
-    matrix = _Matrix(scenario, variants, out, _Sandboxes(emulator, emulator_url), progress)
-    tasks = [(row, seed + k) for row in rows for k in range(repeat)]
-    try:
-        if executor == "ray":
-            from kit import cluster
-
-            cluster.run_matrix(matrix, tasks, jobs, address)
-        else:
-            _run_all(matrix, tasks, jobs)
-    finally:
-        # Services die with their pool thread (PR_SET_PDEATHSIG); this removes the rest.
-        matrix.sandboxes.close()
-    for row in rows:
-        row.runs.sort(key=lambda r: r.seed)
+    subjects: dict[str, Subject] = {"golden": Golden(),
+                                    **{name: VariantOf(v) for name, v in variants.items()}}
+    matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, emulator_url), progress)
+    execute(matrix, [(row, seed + k) for row in rows for k in range(repeat)], jobs,
+            executor, address)
     return rows
 
 
@@ -143,72 +129,3 @@ def _select_rows(scenario: Scenario, variants: dict[str, Variant], only: set[str
                          + ", ".join(["golden", *variants]))
     return [r for r in plan_rows(scenario, list(variants.values()), golden, sample)
             if only is None or r.subject in only]
-
-
-class _Sandboxes:
-    """One sandbox per worker thread, reused (reset) across that thread's runs."""
-
-    def __init__(self, emulator: str, emulator_url: str | None) -> None:
-        self.emulator = emulator
-        self.emulator_url = emulator_url
-        self._local = threading.local()
-        self._all: list[Sandbox] = []
-        self._lock = threading.Lock()
-
-    def mine(self) -> Sandbox:
-        """Return the calling thread's sandbox, started on its first call."""
-        # It is created in that thread so its processes live exactly as long as the thread.
-        if not hasattr(self._local, "sandbox"):
-            self._local.sandbox = Sandbox(provider=True, emulator=self.emulator,
-                                          emulator_url=self.emulator_url).__enter__()
-            with self._lock:
-                self._all.append(self._local.sandbox)
-        return self._local.sandbox
-
-    def close(self) -> None:
-        """Stop every sandbox started."""
-        for sb in self._all:
-            sb.__exit__(None, None, None)
-
-
-@dataclass
-class _Matrix:
-    """What each run of the matrix needs: the subjects, where runs go, the sandboxes."""
-
-    scenario: Scenario
-    variants: dict[str, Variant]
-    out: Path
-    sandboxes: _Sandboxes
-    progress: Callable[[Row, RunResult], None]
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def run(self, row: Row, run_seed: int) -> RunResult:
-        """Run one row once, in this thread's sandbox, and record it in the row."""
-        interrupt.checkpoint()
-        run_dir = self.out / row.subject / f"{row.fault}-seed{run_seed}"
-        with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:
-            solution = self.scenario.golden if row.subject == "golden" else materialize(
-                self.scenario, self.variants[row.subject], Path(tmp) / "solution")
-            result = run_once(self.scenario, solution, row.fault, run_seed, run_dir,
-                              self.sandboxes.mine())
-        self.record(row, result)
-        return result
-
-    def record(self, row: Row, result: RunResult) -> None:
-        """Keep a run's result in its row and report it."""
-        with self.lock:
-            row.runs.append(result)
-        self.progress(row, result)
-
-
-def _run_all(matrix: _Matrix, tasks: list[tuple[Row, int]], jobs: int) -> None:
-    """Run the tasks on `jobs` threads; the first failure cancels the rest."""
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="validate") as pool:
-        futures = [pool.submit(matrix.run, row, s) for row, s in tasks]
-        try:
-            for future in futures:
-                future.result()
-        except BaseException:
-            for future in futures:  # a Ctrl-C must not wait for the rest of the matrix
-                future.cancel()
-            raise

@@ -63,7 +63,8 @@ def check_within_rto(history: History, p: Params) -> CheckResult:
                          "recorded_at": round(seen.time, 3), "deadline": round(deadline, 3),
                          "late_by_s": round(seen.time - deadline, 3)})
     evidence = {"keys": len(s.valid), "reference_time": round(reference, 3),
-                "late": anomaly(late), "never_recorded": anomaly(never)}
+                "late": anomaly(late), "never_recorded": anomaly(never),
+                "slowest_s": _slowest(s.valid, recorded, reference)}
     # Pass rule: every valid key is recorded at or before its deadline.
     if late or never:
         parts = []
@@ -77,3 +78,12 @@ def check_within_rto(history: History, p: Params) -> CheckResult:
     else:
         summary = f"all {len(s.valid)} valid messages took effect within {rto} s of {basis}"
     return judged(WITHIN_RTO, not (late or never), summary, evidence, p)
+
+
+def _slowest(valid: dict[str, Any], recorded: dict[str, Any], reference: float
+             ) -> float | None:
+    """The slowest recorded key's time to effect past max(reference, its send): what is
+    left of the RTO is its headroom (bench/throughput.py reads it)."""
+    took = [recorded[oid].time - max(reference, op.time) for oid, op in valid.items()
+            if oid in recorded]
+    return round(max(took), 3) if took else None

@@ -50,11 +50,13 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
             emulator: str = "moto", reuse: list[Path] | None = None,
             chosen: tuple[str, ...] = (),
+            executor: str = "local", address: str | None = None,
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
     """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
     `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
     unchanged mutants carry over, a later one's over an earlier one's; `chosen`: the faults
-    every mutant runs under instead of the sampled one)."""
+    every mutant runs under instead of the sampled one; `executor` and `address`: where the
+    runs execute, kit/matrix.py)."""
     unknown = sorted(set(chosen) - set(scenario.faults))
     if unknown:
         raise InputError(f"--fault {', '.join(unknown)}: no such fault in {scenario.name}'s "
@@ -79,7 +81,8 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
                  lambda j: faults_for(scenario, j.mutant, seed, all_faults, chosen))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
-               jobs=jobs, emulator=emulator, chosen=chosen, progress=progress)
+               jobs=jobs, emulator=emulator, chosen=chosen, executor=executor,
+               address=address, progress=progress)
     return Analysis(scenario.name, str(solution), seed, all_faults, judged, chosen)
 
 

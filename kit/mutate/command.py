@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kit import runcost
+
 
 def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     """Add `kit mutate` to the subcommands."""
@@ -22,7 +24,8 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     "that can reach the mutated code, e.g. db_outage for a database "
                     "handler); repeatable")
     mu.add_argument("--seed", type=int, default=1)
-    mu.add_argument("--jobs", type=int, default=1, help="parallel runs, each in its own sandbox")
+    mu.add_argument("--jobs", type=runcost.parse_jobs, default=1,
+                    help="parallel runs, each in its own sandbox, or auto (kit/runcost.py)")
     mu.add_argument("--only", action="append", metavar="ID",
                     help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
     mu.add_argument("--reuse", metavar="PATH", action="append",
@@ -46,6 +49,7 @@ def main(args: argparse.Namespace) -> int:
         for m in generate.mutants(solution):
             print(f"{m.id}\t{m.description}")
         return cli.EXIT_OK
+    args.jobs = runcost.resolve(args.jobs, cli.console.print)
     emulator, _ = cli._emulator(args)
     out = Path(args.out) / sc.name / ("mutate-" + time.strftime("%Y%m%d-%H%M%S"))
     cli.console.print(f"reproduce: kit mutate {sc.name}"
@@ -58,6 +62,7 @@ def main(args: argparse.Namespace) -> int:
                            jobs=args.jobs, only=args.only, emulator=emulator,
                            reuse=[Path(p) for p in args.reuse or []],
                            chosen=tuple(args.faults or ()),
+                           executor=args.executor, address=args.address,
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))
     cli.show(report.table(analysis))

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from kit.errors import InputError
-from kit.mutate.run import Judged, dir_name
+from kit.matrix import dir_name
+from kit.mutate.run import Judged
 
 
 def load(path: Path, ids: Collection[str] = ()) -> dict[str, dict[str, Any]]:

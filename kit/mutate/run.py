@@ -1,26 +1,25 @@
 """Judging mutants like variants, cheap first: the static checks of `kit check --static`
 (the gate and the policy lint: no emulator run), then a run of each mutant left under a
-fault drawn from the seed (or under every fault), through kit/validate.py's sandboxes and
-executor and kit/run/'s pipeline. A mutant is killed when an invariant fails (or a static
-finding the solution has not appears); it survives with reward 1.00."""
+fault drawn from the seed (or under every fault), through kit/matrix.py's runner (the kill
+matrix's sandboxes and executors) and kit/run/'s pipeline. A mutant is killed when an
+invariant fails (or a static finding the solution has not appears); it survives with
+reward 1.00."""
 
 from __future__ import annotations
 
 import random
 import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kit import interrupt
 from kit.ci import static
+from kit.matrix import Matrix, Subject, _Sandboxes, execute
 from kit.mutate.apply import materialize
 from kit.mutate.mutant import Mutant
-from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.scenario import Scenario
-from kit.validate import Row, _run_all, _Sandboxes
+from kit.validate import Row
 
 STATUSES = ("killed", "survived", "equivalent", "error")
 
@@ -80,48 +79,33 @@ def judge_static(scenario: Scenario, solution: Path, judged: list[Judged]) -> No
             j.killed_by = tuple(sorted({check for check, _ in new}))
 
 
-@dataclass
-class _Mutants:
-    """What each run needs (the interface kit/validate.py's executor calls: `run`)."""
+@dataclass(frozen=True)
+class MutantOf:
+    """A mutant: the solution with the mutant's patch (a subject of kit/matrix.py)."""
 
-    scenario: Scenario
-    solution: Path
-    by_id: dict[str, Mutant]
-    out: Path
-    sandboxes: _Sandboxes
-    progress: Callable[[Row, RunResult], None]
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    base: Path
+    mutant: Mutant
 
-    def run(self, row: Row, run_seed: int) -> RunResult:
-        """Run one mutant under one fault, in this thread's sandbox."""
-        interrupt.checkpoint()
-        run_dir = self.out / dir_name(row.subject) / f"{row.fault}-seed{run_seed}"
-        with tempfile.TemporaryDirectory(prefix="kit-mutant-") as tmp:
-            solution = materialize(self.solution, self.by_id[row.subject],
-                                   Path(tmp) / "solution")
-            result = run_once(self.scenario, solution, row.fault, run_seed, run_dir,
-                              self.sandboxes.mine())
-        with self.lock:
-            row.runs.append(result)
-        self.progress(row, result)
-        return result
+    def solution(self, scenario: Scenario, target: Path) -> Path:
+        """The solution copied into `target`, the mutant's patch applied."""
+        return materialize(self.base, self.mutant, target)
 
 
 def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Path, *,
                seed: int, all_faults: bool, jobs: int, emulator: str = "moto",
                chosen: tuple[str, ...] = (),
+               executor: str = "local", address: str | None = None,
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
-    """Run every mutant not yet decided, under its sampled fault (or every fault)."""
+    """Run every mutant not yet decided, under its sampled fault (or every fault), on
+    `executor` (kit/matrix.py)."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
     rows = {j.mutant.id: [Row(j.mutant.id, f, ())
                           for f in faults_for(scenario, j.mutant, seed, all_faults, chosen)]
             for j in left}
-    matrix = _Mutants(scenario, solution, {j.mutant.id: j.mutant for j in left}, out,
-                      _Sandboxes(emulator, None), progress)
-    try:
-        _run_all(matrix, [(row, seed) for rs in rows.values() for row in rs], jobs)
-    finally:
-        matrix.sandboxes.close()
+    subjects: dict[str, Subject] = {j.mutant.id: MutantOf(solution, j.mutant) for j in left}
+    matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, None), progress)
+    execute(matrix, [(row, seed) for rs in rows.values() for row in rs], jobs, executor,
+            address)
     for j in left:
         _verdict(scenario, j, rows[j.mutant.id])
 
@@ -143,8 +127,3 @@ def _verdict(scenario: Scenario, j: Judged, rows: list[Row]) -> None:
         j.status, j.reason = "error", errors[0].error or "a run ended in error"
     else:
         j.status = "survived"
-
-
-def dir_name(mutant_id: str) -> str:
-    """The directory of a mutant's runs (an id made a file name)."""
-    return mutant_id.replace("/", "_").replace(":", "_")

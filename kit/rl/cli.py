@@ -17,6 +17,10 @@ def add_parser(sub: Any) -> None:
                      help="the loopback port (default: a free one, printed)")
     srv.add_argument("--mode", choices=MODES, default="sampled",
                      help="the reward mode of every submit (default: sampled)")
+    srv.add_argument("--executor", choices=("local", "ray"), default="local",
+                     help="where a submit's runs execute: here, or as Ray tasks (kit[ray])")
+    srv.add_argument("--address", help="with --executor ray: an existing Ray cluster "
+                     "(default: a local one of this machine's cores, for the server's life)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from kit.sandbox.ports import free_port
 
     port = args.port or free_port()
-    print(f"kit serve: http://127.0.0.1:{port} (mode {args.mode})", flush=True)
-    server.serve(port, args.mode)
+    print(f"kit serve: http://127.0.0.1:{port} (mode {args.mode}, executor {args.executor})",
+          flush=True)
+    server.serve(port, args.mode, args.executor, args.address)
     return 0

@@ -12,7 +12,9 @@ from openenv.core.env_server.interfaces import Environment
 from kit.rl.models import KitAction, KitObservation, KitState
 from kit.rl.session import KitSession
 
-ENV_MODE = "KIT_RL_MODE"  # the server's reward mode (full | sampled), set by `kit serve`
+# The server's reward mode (full | sampled) and where gradings run (local | ray, and the
+# Ray cluster's address): set by `kit serve`, read by each session OpenEnv creates.
+ENV_MODE, ENV_EXECUTOR, ENV_ADDRESS = "KIT_RL_MODE", "KIT_RL_EXECUTOR", "KIT_RL_ADDRESS"
 
 
 class KitEnvironment(Environment[KitAction, KitObservation, KitState]):
@@ -22,7 +24,9 @@ class KitEnvironment(Environment[KitAction, KitObservation, KitState]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.session = KitSession(os.environ.get(ENV_MODE, "sampled"))
+        self.session = KitSession(os.environ.get(ENV_MODE, "sampled"),
+                                  executor=os.environ.get(ENV_EXECUTOR, "local"),
+                                  address=os.environ.get(ENV_ADDRESS) or None)
         self._state = KitState(episode_id=None, mode=self.session.mode)
 
     def reset(self, seed: int | None = None, episode_id: str | None = None,

@@ -6,7 +6,7 @@ import os
 
 from openenv.core.env_server.http_server import create_app
 
-from kit.rl.env import ENV_MODE, KitEnvironment
+from kit.rl.env import ENV_ADDRESS, ENV_EXECUTOR, ENV_MODE, KitEnvironment
 from kit.rl.models import KitAction, KitObservation, KitState
 
 MAX_SESSIONS = int(os.environ.get("KIT_RL_SESSIONS", "8"))
@@ -18,9 +18,18 @@ def app():  # noqa: ANN201 - FastAPI's type comes with the extra
                       max_concurrent_envs=MAX_SESSIONS, state_cls=KitState)
 
 
-def serve(port: int, mode: str) -> None:
-    """Serve on 127.0.0.1:port until interrupted."""
+def serve(port: int, mode: str, executor: str = "local", address: str | None = None) -> None:
+    """Serve on 127.0.0.1:port until interrupted; gradings on `executor` (with ray: one
+    connection to the cluster at `address`, or to a local one of this machine's cores, for
+    the server's life)."""
     import uvicorn
 
-    os.environ[ENV_MODE] = mode
-    uvicorn.run(app(), host="127.0.0.1", port=port, log_level="warning")
+    os.environ[ENV_MODE], os.environ[ENV_EXECUTOR] = mode, executor
+    os.environ[ENV_ADDRESS] = address or ""
+    if executor != "ray":
+        uvicorn.run(app(), host="127.0.0.1", port=port, log_level="warning")
+        return
+    from kit import cluster
+
+    with cluster.connected(address, os.cpu_count() or 1):
+        uvicorn.run(app(), host="127.0.0.1", port=port, log_level="warning")

@@ -12,7 +12,10 @@ an observation. Actions (`tool` and its arguments):
   the per-invariant evidence.
 
 Every session has its own temporary workspace (removed by close()); grading copies it into
-a sandbox of its own, so concurrent sessions never see each other's files."""
+a sandbox of its own, so concurrent sessions never see each other's files. With `executor`
+"ray", a submit runs each fault as a Ray task (the workspace's files shipped to it), on the
+cluster this process connected to (kit/cluster.py `connected`, as `kit serve` does) or, if
+none, on a local one started for that submit."""
 
 from __future__ import annotations
 
@@ -35,10 +38,12 @@ TOOLS = ("write", "read", "list", "delete", "validate", "static", "ci_report", "
 class KitSession:
     """One agent's episode on one task, in a workspace of its own."""
 
-    def __init__(self, mode: str = "sampled", base: Path | None = None) -> None:
+    def __init__(self, mode: str = "sampled", base: Path | None = None,
+                 executor: str = "local", address: str | None = None) -> None:
         if mode not in MODES:
             raise InputError(f"unknown reward mode {mode!r}; known: {', '.join(MODES)}")
         self.mode = mode
+        self.executor, self.address = executor, address
         self._base = base
         self._dir: Path | None = None
         self.task: Task | None = None
@@ -105,7 +110,8 @@ class KitSession:
         assert self.task is not None and self.workspace is not None  # noqa: S101
         try:
             result = grade(self.task, self.workspace.root, self.seed, self.mode,
-                           (self._dir or Path(tempfile.gettempdir())) / "grade")
+                           (self._dir or Path(tempfile.gettempdir())) / "grade",
+                           self.executor, self.address)
         except KitError as exc:  # the kit's own failure: no reward, never the agent's 0
             self.done = True
             return _obs("submit", False, f"the kit could not grade: {exc}") | {"reward": None}

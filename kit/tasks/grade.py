@@ -2,9 +2,10 @@
 
 A pure call of its inputs (the task, the workspace's files, the seed, the mode) and the
 kit's toolchain, with no state kept between calls, so a grading can run anywhere the kit
-is set up (a later executor may run it as a remote task). Run-graded kinds go through the
-kit's pipeline exactly as `kit eval` does (crosscheck.run_all, report.document); diagnose
-is graded against the variant's metadata, with no run."""
+is set up; `executor` "ray" runs each fault as a Ray task with its own sandbox
+(kit/matrix.py), on the cluster the caller connected to or on a local one. Run-graded
+kinds go through the kit's pipeline exactly as `kit eval` does (crosscheck.run_all,
+report.document); diagnose is graded against the variant's metadata, with no run."""
 
 from __future__ import annotations
 
@@ -46,8 +47,10 @@ class Grade:
 
 
 def grade(task: Task, workspace: Path, seed: int = 1, mode: str = "sampled",
-          out: Path | None = None) -> Grade:
-    """Grade `workspace` for `task` under `mode` (full or sampled) and `seed`."""
+          out: Path | None = None, executor: str = "local", address: str | None = None
+          ) -> Grade:
+    """Grade `workspace` for `task` under `mode` (full or sampled) and `seed`, its runs on
+    `executor` (local, or ray: of the cluster at `address`)."""
     if task.kind == "diagnose":
         return grade_answer(task, workspace, seed, mode)
     sc = scenarios.load(task.scenario)
@@ -61,19 +64,22 @@ def grade(task: Task, workspace: Path, seed: int = 1, mode: str = "sampled",
     if mode == "sampled" and any(f.check == "deploy.allowed_constructs" for f in findings):
         base.note = "the static gate refuses the solution (a run's gate would too): 0"
         return base
-    return run_faults(task, workspace, seed, base, out)
+    return run_faults(task, workspace, seed, base, out, executor, address)
 
 
-def run_faults(task: Task, workspace: Path, seed: int, base: Grade, out: Path | None = None
-               ) -> Grade:
-    """Run the workspace under base.faults through the kit's pipeline; the report's reward."""
+def run_faults(task: Task, workspace: Path, seed: int, base: Grade, out: Path | None = None,
+               executor: str = "local", address: str | None = None) -> Grade:
+    """Run the workspace under base.faults through the kit's pipeline (one sandbox here, or
+    one Ray task each); the report's reward."""
     from kit import crosscheck
     from kit.report import document, markdown
 
     sc = scenarios.load(task.scenario)
     out = out or Path(tempfile.mkdtemp(prefix=f"kit-grade-{task.id}-"))
     plan = crosscheck.Plan(sc, workspace.resolve(), base.faults, [seed], out)
-    results = crosscheck.run_all(plan, "moto", None, lambda label, run: None)
+    results = crosscheck.run_all(plan, "moto", None, lambda label, run: None,
+                                 jobs=len(base.faults) if executor == "ray" else 1,
+                                 executor=executor, address=address)
     command = (f"kit tasks grade {task.id} --workspace {workspace} --mode {base.mode} "
                f"--seed {seed}")
     doc = document.build(sc, str(workspace), results, command)

@@ -1,19 +1,23 @@
 """Runs on Ray actors (kit/cluster.py): the verdicts of the local executor, on a cluster of
-two nodes with separate resources, leaving no process or temp dir behind."""
+two nodes with separate resources, for `kit eval` and the RL environment's submit as for
+the kill matrix, leaving no process or temp dir behind."""
 
 from __future__ import annotations
 
 import glob
 import importlib.util
+import json
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
 import pytest
 
-from kit import cluster, scenario
-from kit.validate import Row, _Matrix, _Sandboxes
+from kit import cli, cluster, scenario
+from kit.matrix import Golden, Matrix, VariantOf, _Sandboxes
+from kit.validate import Row
 from kit.variants import load_all
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(
@@ -27,8 +31,9 @@ def _rows(variants: dict) -> list[Row]:
             Row("no-redrive", "none", variants["no-redrive"].must_fail)]
 
 
-def _matrix(sc: scenario.Scenario, variants: dict, out: Path) -> _Matrix:
-    return _Matrix(sc, variants, out, _Sandboxes("moto", None), lambda row, run: None)
+def _matrix(sc: scenario.Scenario, variants: dict, out: Path) -> Matrix:
+    subjects = {"golden": Golden(), **{name: VariantOf(v) for name, v in variants.items()}}
+    return Matrix(sc, subjects, out, _Sandboxes("moto", None), lambda row, run: None)
 
 
 def _verdicts(rows: list) -> dict[tuple[str, str, int], tuple[str, tuple[str, ...]]]:
@@ -50,7 +55,7 @@ def test_two_ray_nodes_give_the_local_executors_verdicts(tmp_path: Path,
 
     sc = scenario.load("order-pipeline")
     variants = {v.name: v for v in load_all(sc)}
-    before, temps = _descendants(), set(glob.glob("/tmp/kit-ray-*"))
+    before = _descendants()
 
     temp = tempfile.mkdtemp(prefix="kit-ray-")
     monkeypatch.setenv("RAY_TMPDIR", temp)  # Ray's files, not /tmp/ray
@@ -75,12 +80,42 @@ def test_two_ray_nodes_give_the_local_executors_verdicts(tmp_path: Path,
         ("golden", "none", 1): ("pass", ()),
         ("no-redrive", "none", 1): ("killed", tuple(sorted(variants["no-redrive"].must_fail)))}
     assert _descendants() <= before
-    assert set(glob.glob("/tmp/kit-ray-*")) <= temps
+    assert not Path(temp).exists()  # not a glob: another process's cluster may start now
 
 
-def test_the_local_cluster_leaves_no_process_or_temp_dir() -> None:
+REPAIR = "order-pipeline.repair.2b32c12d56"  # rds-public (tests/integration/test_rl_env.py)
+
+
+def test_kit_eval_and_a_submit_on_ray_give_the_local_executors_verdicts(tmp_path: Path) -> None:
+    """`kit eval --executor ray` of the golden and a submit of a repair task's starting
+    files on Ray, side by side on one local cluster (started and gone with no process or
+    temp dir left): the verdicts the local executor gives
+    them (test_scenarios.py runs the golden under none locally: every invariant passes;
+    test_rl_env.py submits the same starting files under the same seed locally: reward
+    below 1, rds.hardening fails)."""
+    pytest.importorskip("openenv", reason="the rl extra: pip install 'kit[rl]'")
+    from kit.rl.session import KitSession
+    from kit.tasks.modes import seed_for
+
+    sc = scenario.load("order-pipeline")
     before, temps = _descendants(), set(glob.glob("/tmp/kit-ray-*"))
-    with cluster.connected(None, 1) as connected:
-        assert connected.cluster_resources()["CPU"] == 1
+    session = KitSession("sampled", base=tmp_path, executor="ray")
+    session.reset(REPAIR, seed_for(list(sc.faults), "none"))
+    with cluster.connected(None, 2), ThreadPoolExecutor(1) as pool:
+        graded = pool.submit(session.step, "submit")
+        code = cli.main(["eval", "order-pipeline", "--fault", "none", "--executor", "ray",
+                         "--out", str(tmp_path / "eval")])  # in the main thread: signals
+        submitted = graded.result()
+    session.close()
+    assert code == cli.EXIT_OK
+    (report,) = (tmp_path / "eval").rglob("report.json")
+    (run,) = json.loads(report.read_text())["runs"]
+    assert run["fault"] == "none" and Path(run["solution"]) == sc.golden.resolve()
+    assert {v["verdict"] for v in run["invariants"].values()} == {"pass"}, run["invariants"]
+    assert set(sc.invariants) <= set(run["invariants"])
+    assert submitted["reward"] is not None and submitted["reward"] < 1.0, submitted["output"]
+    (graded,) = submitted["grade"]["evidence"]
+    failed = sorted(i for i, v in graded["invariants"].items() if v["verdict"] == "fail")
+    assert failed == ["rds.hardening"], graded["invariants"]
     assert _descendants() <= before
     assert set(glob.glob("/tmp/kit-ray-*")) <= temps

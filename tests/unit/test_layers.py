@@ -68,8 +68,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
     # The pytest plugin: a run's stages as fixtures for a team's own tests.
     ("testing", {"kit.testing"}),
-    # Many runs: the kill matrix, the cross-check of two emulators.
-    ("evaluations", {"kit.validate", "kit.crosscheck", "kit.cluster"}),
+    # Many runs: their runner and its Ray executor, what a run costs (--jobs auto), the
+    # kill matrix, the cross-check of two emulators.
+    ("evaluations", {"kit.matrix", "kit.runcost", "kit.validate", "kit.crosscheck",
+                     "kit.cluster"}),
     # What people and CI read of runs and matrices.
     ("report", {"kit.report"}),
     # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.

@@ -11,12 +11,12 @@ import pytest
 from kit import scenario
 from kit.checks.result import CheckResult
 from kit.errors import InputError
+from kit.matrix import dir_name as run_dir_name
 from kit.mutate import equivalents, reuse
 from kit.mutate.analysis import Analysis, analyse
 from kit.mutate.mutant import Mutant, unified
 from kit.mutate.report import markdown, write
 from kit.mutate.run import Judged, _verdict, faults_for, judge_static, sampled_fault
-from kit.mutate.run import dir_name as run_dir_name
 from kit.run.result import RunResult
 from kit.validate import Row
 

@@ -89,3 +89,14 @@ def test_no_valid_send_is_an_error():
     b = HistoryBuilder(seed=9)
     b.send("junk")
     assert check(b.build(), params_of(WITHIN_RTO)).verdict == "error"
+
+
+def test_the_slowest_key_gives_the_rto_headroom():
+    """slowest_s: the longest time to effect past max(reference, send), pass or fail."""
+    history = _late_run("o-0003", delay=100.0).build()
+    passed = check(history, params_of(WITHIN_RTO, rto_seconds=200))
+    failed = check(history, params_of(WITHIN_RTO, rto_seconds=30))
+    (late,) = failed.evidence["late"]["members"]
+    assert passed.verdict == "pass" and failed.verdict == "fail"
+    assert passed.evidence["slowest_s"] == failed.evidence["slowest_s"]
+    assert abs(failed.evidence["slowest_s"] - (late["late_by_s"] + 30)) < 0.01
