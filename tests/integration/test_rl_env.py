@@ -8,6 +8,7 @@ with its evidence. One server, three runs in parallel (the sampled mode, fault `
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -18,11 +19,12 @@ from pathlib import Path
 import pytest
 import requests
 
-pytest.importorskip("openenv", reason="the rl extra: pip install 'kit[rl]'")
+# find_spec, not importorskip: importing OpenEnv's client pulls in gradio (3-4 CPU-s), which
+# every xdist worker would pay at collection; the tests import it when they run
+if importlib.util.find_spec("openenv") is None:
+    pytest.skip("the rl extra: pip install 'kit[rl]'", allow_module_level=True)
 
 from kit import scenario  # noqa: E402
-from kit.rl.client import KitEnv  # noqa: E402
-from kit.rl.models import KitAction  # noqa: E402
 from kit.sandbox.ports import free_port  # noqa: E402
 from kit.tasks import catalog  # noqa: E402
 from kit.tasks.modes import seed_for  # noqa: E402
@@ -56,7 +58,9 @@ def server():
     proc.wait(timeout=30)
 
 
-def _client(url: str) -> KitEnv:
+def _client(url: str):
+    """A synchronous OpenEnv client of the served environment."""
+    from kit.rl.client import KitEnv
     return KitEnv(base_url=url, message_timeout_s=900).sync()
 
 
@@ -73,6 +77,7 @@ def _adversarial_files(tmp: Path) -> dict[str, str]:
 
 
 def test_sessions_files_tools_and_submits_over_http(server, tmp_path):
+    from kit.rl.models import KitAction
     sc = scenario.load("order-pipeline")
     seed = seed_for(list(sc.faults), "none")  # the variant's fault: its run is the cheapest
     fix = (sc.golden / "rds.tf").read_text()
