@@ -255,11 +255,12 @@ class DbInstance:
 
     def _create_database(self, server: PgServer) -> None:
         """The master user (no superuser, as RDS's is none: it cannot run programs or read
-        the server's files, but it may create roles and databases: "Master user account
-        privileges", RDS User Guide) and the database it owns; in `postgres` it may create
-        tables."""
+        the server's files) and the database it owns; in `postgres` it may create tables.
+        Not CREATEROLE, although RDS's master has it: on PostgreSQL 15 a CREATEROLE role may
+        grant itself pg_execute_server_program and pg_read/write_server_files (16 restricts
+        that to roles it administers), which is a way from a database login to the host."""
         user = sql.Identifier(self.spec.master_username)
-        server.query(sql.SQL("create role {} login createrole createdb password {}").format(
+        server.query(sql.SQL("create role {} login password {}").format(
             user, sql.Literal(self.master_password)))
         server.query(sql.SQL("grant create on schema public to {}").format(user))
         if self.spec.db_name:
