@@ -335,10 +335,11 @@ def test_a_servers_master_user_does_its_job_and_nothing_of_a_superuser(
         with pytest.raises(errors.InsufficientPrivilege):  # the kit's session stays
             conn.execute("select pg_terminate_backend(%s)", (kit.info.backend_pid,))
         assert kit.execute("select 1").fetchone() == (1,)
-    # Over TCP nothing logs in without its password: not the master user with the one the
-    # solution gave (it is not checked: the kit's own is used), not the kit's superuser.
+    # Over TCP nothing logs in without its password: not the master user with another
+    # password than the MasterUserPassword it was created with, not the kit's superuser.
     endpoint = f"{db['Endpoint']['Address']}:{db['Endpoint']['Port']}"
-    for login in ("app", "app:not-checked-1", "postgres", f"postgres:{PLANES[0].password('app')}"):
+    for login in ("app", "app:not-its-password", "postgres",
+                  f"postgres:{PLANES[0].password('app')}"):
         with pytest.raises(psycopg.OperationalError,
                            match="no password supplied|password authentication failed"):
             psycopg.connect(f"postgresql://{login}@{endpoint}/ledger", connect_timeout=5)
