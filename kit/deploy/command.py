@@ -12,6 +12,11 @@ from pathlib import Path
 from kit.sandbox.confine import Confinement
 from kit.sandbox.process import die_with_parent, signal_group
 
+# How long a command past its timeout has to stop on SIGINT before it is killed: Terraform
+# then finishes its in-flight requests and writes its state whole (killed mid-write, the
+# state is truncated and no later destroy can read it).
+INTERRUPT_GRACE = 30.0
+
 
 @dataclass(frozen=True)
 class Completed:
@@ -29,8 +34,8 @@ class Completed:
 
 def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float,
         confinement: Confinement | None = None) -> Completed:
-    """Run argv to completion (confined, if given one); on timeout or any interruption, kill
-    its whole group (or sandbox)."""
+    """Run argv to completion (confined, if given one); on timeout, interrupt it and kill it
+    after a grace; on any other interruption, kill its whole group (or sandbox)."""
     confined = None
     if confinement is not None:
         confined = confinement.spawn(argv, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
@@ -44,8 +49,16 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: floa
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        if confined is not None:
+            confined.send_signal(signal.SIGINT)  # its init forwards it to the command
+        else:
+            proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=INTERRUPT_GRACE)
+        except subprocess.TimeoutExpired:
+            signal_group(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
         signal_group(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
         return Completed(tuple(argv), None, out, err)
     except BaseException:
         # Ctrl-C or any error in the kit: the command and its plugins must not outlive us.
