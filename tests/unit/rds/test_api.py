@@ -29,7 +29,13 @@ from .builders import (
     request,
 )
 
-T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+# An hour ago: the retention window is enforced against the present (a fixed date left it).
+T0 = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(hours=1)
+
+
+def at(seconds: int) -> str:
+    """T0 + seconds as the API's RestoreTime, without fractions."""
+    return f"{T0 + timedelta(seconds=seconds):%Y-%m-%dT%H:%M:%S}Z"
 
 
 def call(action: str, the_plane, moto: Moto, **params: str):
@@ -134,19 +140,19 @@ def test_pitr_from_an_instance_without_backups_is_not_enabled(tmp_path):
 def test_pitr_takes_restore_time_or_latest_not_both(tmp_path):
     # RestoreTime: "Can't be specified if the UseLatestRestorableTime parameter is enabled."
     reply, moto = pitr(tmp_path, UseLatestRestorableTime="true",
-                       RestoreTime="2026-12-01T12:00:30Z")
+                       RestoreTime=at(30))
     assert error_of(reply)[:2] == (400, "InvalidParameterCombination")
     assert moto.calls == 0
 
 
-@pytest.mark.parametrize("when", ["2026-12-01T12:01:01Z", "2026-12-01T11:59:59Z"])
+@pytest.mark.parametrize("when", [61, -1])
 def test_pitr_outside_the_restorable_window_is_refused(tmp_path, when):
     # RestoreTime: "Must be before the latest restorable time for the DB instance"; nor
     # before the first backup (EarliestRestorableTime).
-    reply, moto = pitr(tmp_path, RestoreTime=when)
+    reply, moto = pitr(tmp_path, RestoreTime=at(when))
     status, code, message = error_of(reply)
     assert (status, code) == (400, "InvalidParameterValue")
-    assert "2026-12-01T12:01:00.000Z (LatestRestorableTime)" in message
+    assert f"{at(60)[:-1]}.000Z (LatestRestorableTime)" in message
     assert moto.calls == 0
 
 
@@ -157,7 +163,7 @@ def test_pitr_with_a_time_that_is_no_timestamp_is_an_invalid_value(tmp_path):
 
 
 def test_pitr_inside_the_window_goes_to_moto(tmp_path):
-    reply, moto = pitr(tmp_path, RestoreTime="2026-12-01T12:00:30Z")
+    reply, moto = pitr(tmp_path, RestoreTime=at(30))
     assert moto.calls == 1
     assert reply is moto.reply  # moto's refusal (here: no such instance) passes through
 
@@ -210,7 +216,7 @@ def test_describe_reports_the_planes_status_endpoint_and_restorable_time(tmp_pat
     assert fields(reply, "ledger") == {
         "DBInstanceStatus": "rebooting", "Endpoint/Address": "127.0.0.1",
         "Endpoint/Port": str(PORT), "MultiAZ": "true",
-        "LatestRestorableTime": "2026-12-01T12:00:05.000Z"}
+        "LatestRestorableTime": f"{at(5)[:-1]}.000Z"}
     assert fields(reply, "fresh") == {
         "DBInstanceStatus": "creating", "Endpoint/Address": None, "Endpoint/Port": None,
         "MultiAZ": "false", "LatestRestorableTime": None}
