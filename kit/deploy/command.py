@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.sandbox.confine import Confinement
+from kit.sandbox.confined import Confined
 from kit.sandbox.process import die_with_parent, signal_group
 
 # How long a command past its timeout has to stop on SIGINT before it is killed: Terraform
@@ -47,19 +48,7 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: floa
             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
             start_new_session=True, preexec_fn=die_with_parent)
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        if confined is not None:
-            confined.send_signal(signal.SIGINT)  # its init forwards it to the command
-        else:
-            proc.send_signal(signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=INTERRUPT_GRACE)
-        except subprocess.TimeoutExpired:
-            signal_group(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-        signal_group(proc.pid, signal.SIGKILL)
-        return Completed(tuple(argv), None, out, err)
+        out, err, timed_out = _outputs(proc, confined, timeout)
     except BaseException:
         # Ctrl-C or any error in the kit: the command and its plugins must not outlive us.
         signal_group(proc.pid, signal.SIGKILL)
@@ -70,7 +59,27 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: floa
             confined.poll()  # once it ended: its own exit code, and its status pipe closed
     # Providers are children of terraform in its group; reap any straggler.
     signal_group(proc.pid, signal.SIGKILL)
+    if timed_out:
+        return Completed(tuple(argv), None, out, err)
     if confined is None:
         return Completed(tuple(argv), proc.returncode, out, err)
     confined.check_started(err)  # a sandbox that never ran the command is the kit's error
     return Completed(tuple(argv), confined.returncode, out, err)
+
+
+def _outputs(proc: subprocess.Popen[str], confined: Confined | None,
+             timeout: float) -> tuple[str, str, bool]:
+    """What the command printed, and whether it ran past its timeout (then it was
+    interrupted, and killed if it did not stop within the grace)."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return out, err, False
+    except subprocess.TimeoutExpired:
+        # A confined command's init forwards the signal; bwrap itself would not.
+        (proc if confined is None else confined).send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=INTERRUPT_GRACE)
+    except subprocess.TimeoutExpired:
+        signal_group(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    return out, err, True
