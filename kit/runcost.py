@@ -5,8 +5,8 @@ busy for `cpu_s` of its `wall_s`. `cores * wall_s / cpu_s` runs side by side kee
 core busy; `--jobs auto` takes that, rounded down, at least 1 and at most 2 per core (the
 oversubscription at which `kit validate` was shown to give the verdicts of `--jobs 1`,
 docs/benchmarks.md). The figures are the last measurement of a `kit validate --jobs 1`
-here (CPU-seconds over its runs as getrusage sees the command and its reaped children, an
-undercount of the whole process tree, hence the cap; wall over runs: written to
+here (CPU-seconds of the whole process tree over its runs: the command, the services and
+the sandboxes it started, Terraform, the workers; wall over runs: written to
 <cache>/run-cost.json), or, before any, the issue's measurement on 2 cores. The choice is a
 pure function of those figures and the cores present.
 """
@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+import psutil
 
 from kit import settings
 
@@ -70,10 +72,19 @@ def save(cost: RunCost) -> None:
 
 
 def cpu_seconds() -> float:
-    """CPU-seconds of this process and of its children that have ended (the services)."""
-    own, kids = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
-                                                     resource.RUSAGE_CHILDREN))
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    """CPU-seconds so far of this process, its reaped children and its live descendants
+    (with what they reaped): the services, sandboxes, Terraform and workers it started."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            t = proc.cpu_times()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue  # ended meanwhile: its parent's children times have it
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
 
 
 @contextmanager

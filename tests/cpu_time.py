@@ -12,31 +12,16 @@ it; a descendant reaped by another descendant counts in its reaper's children ti
 from __future__ import annotations
 
 import os
-import resource
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
+
+from kit.runcost import cpu_seconds
 
 ENV = "KIT_TEST_CPU"
 TOP = 25
-
-
-def tree_cpu() -> float:
-    """CPU seconds so far of this process, its reaped children and its live descendants."""
-    total = 0.0
-    for usage in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        own = resource.getrusage(usage)
-        total += own.ru_utime + own.ru_stime
-    for proc in psutil.Process().children(recursive=True):
-        try:
-            t = proc.cpu_times()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue  # ended meanwhile: its parent's children times have it
-        total += t.user + t.system + t.children_user + t.children_system
-    return total
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -46,9 +31,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     if not out:
         yield
         return
-    cpu, wall = tree_cpu(), time.monotonic()
+    cpu, wall = cpu_seconds(), time.monotonic()
     yield
-    line = f"{tree_cpu() - cpu:.2f} {time.monotonic() - wall:.1f} {item.nodeid}\n"
+    line = f"{cpu_seconds() - cpu:.2f} {time.monotonic() - wall:.1f} {item.nodeid}\n"
     with open(out, "a") as file:  # one short append per line: xdist workers do not interleave
         file.write(line)
 

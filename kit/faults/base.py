@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -70,6 +70,9 @@ class FaultContext:
     # Keys the producer sends exactly once: killing the holder of one of these can lose it,
     # while a key sent twice has another copy that would hide the damage.
     single_send_keys: frozenset[str] = frozenset()
+    # A look at the effects now (the queue workload's observer): what a worker committed a
+    # moment ago is recorded once it returns.
+    observe: Callable[[], bool] | None = None
     seed: int = 0  # the run's seed: a fault that draws anything draws from it
     work: Path = Path()  # the run's private work directory
     values: Mapping[str, Any] = field(default_factory=dict)  # bindings: "queue.jobs.url"...

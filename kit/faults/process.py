@@ -13,7 +13,8 @@ POLL_SECONDS = 0.01
 
 
 class CrashParams(BaseModel):
-    """How long a worker must have held its message before it is killed."""
+    """How long a worker that made no request with its message must have held it before
+    it is killed, and how long to wait for such a worker."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -39,8 +40,17 @@ def _holding(ctx: FaultContext) -> dict[str, tuple[float, str]]:
 
 
 class WorkerCrash(FaultKind):
-    """SIGKILL a worker in the middle of a message (held for `after_receive_seconds`, so
-    whatever the worker does first with a message has happened); it is restarted."""
+    """SIGKILL a worker in the middle of a message; it is restarted.
+
+    In the middle: its effect is not recorded (a fresh look of the observer confirms it
+    just before the kill), and the worker has acted on it (a request of its answered since
+    the receipt) or held it for `after_receive_seconds` (it may act only on the database,
+    which the kit sees as the effect). Between two of its requests, never during one: a kill
+    during a request is one just before it or, once the emulator had it, just after. Acts,
+    not only time: on a loaded machine a worker can take longer than `after_receive_seconds`
+    to make the first request it makes with a message (an early delete), and a kill before
+    that request would not be in the middle of anything.
+    """
 
     Params = CrashParams
     targets = ("workers",)
@@ -50,15 +60,26 @@ class WorkerCrash(FaultKind):
         deadline = time.monotonic() + self.params.within_seconds
         # Polled, not only woken by new ops: the hold must reach its age with no new op.
         while not self.ctx.stopping.is_set() and time.monotonic() < deadline:
-            now = self.ctx.recorder.now()
-            ripe = sorted(((t, name, msg) for name, (t, msg) in _holding(self.ctx).items()
-                           if now - t >= age), reverse=True)
-            for _, name, message_id in ripe:
+            # A key the worker committed since the observer's last poll is not held: look
+            # afresh before a kill, or the kill lands after the commit it was to precede.
+            if self._ripe(age) and self.ctx.observe is not None:
+                self.ctx.observe()
+            for _, name, message_id in self._ripe(age):
                 if self.ctx.supervisor.kill(name):
                     return {"killed": name, "holding": message_id}
             self.ctx.stopping.wait(POLL_SECONDS)
         raise FaultNotInjected(f"no worker held a message it had not recorded for {age} s "
                                f"within {self.params.within_seconds:.0f} s")
+
+    def _ripe(self, age: float) -> list[tuple[float, str, str]]:
+        """(receive time, worker, message) of the workers in the middle of a message and
+        between two requests, the latest receipt first."""
+        now, gateway = self.ctx.recorder.now(), self.ctx.gateway
+        busy = gateway.calling()
+        return sorted(((t, name, msg) for name, (t, msg) in _holding(self.ctx).items()
+                       if name not in busy and (now - t >= age
+                                                or (gateway.answered(name) or -1.0) > t)),
+                      reverse=True)
 
     # The kill is the whole fault; the supervisor restarts the worker, as the contract says.
     def window(self) -> None:

@@ -23,6 +23,7 @@ and the connections served at once are capped (kit/sandbox/http.py). Each refusa
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +67,11 @@ class Gateway:
         self._admin = admin
         self._clients: dict[str, Any] = {}
         self._lock = threading.Lock()
+        # Each process's requests being answered now, and when its last one was answered;
+        # receives aside (a long poll is waiting, not acting): worker_crash kills a worker
+        # between two of its acts (kit/faults/process.py).
+        self._calling: Counter[str] = Counter()
+        self._answered: dict[str, float] = {}
         self.store = PolicyStore(self.admin_client, self.url_of("sqs"), account)
         self.guard = Guard(recorder, self.store, account)
         # SNS publishes are answered by the kit's fan-out, never by the emulator's.
@@ -169,7 +175,26 @@ class Gateway:
             session, call = self.guard.admit(method, path, headers, body, client_ip)
         except Refused as refused:
             return refused.reply
-        return self._forward(session, call, method, path, headers, body, client_ip)
+        if call.operation == "ReceiveMessage":
+            return self._forward(session, call, method, path, headers, body, client_ip)
+        with self._lock:
+            self._calling[session.process] += 1
+        try:
+            return self._forward(session, call, method, path, headers, body, client_ip)
+        finally:
+            with self._lock:
+                self._calling[session.process] -= 1
+                self._answered[session.process] = self.recorder.now()
+
+    def calling(self) -> frozenset[str]:
+        """The processes with a request being answered now (a receive aside)."""
+        with self._lock:
+            return frozenset(name for name, n in self._calling.items() if n > 0)
+
+    def answered(self, process: str) -> float | None:
+        """When `process`'s last request (a receive aside) was answered, on the run's clock."""
+        with self._lock:
+            return self._answered.get(process)
 
     def _forward(self, session: Session, call: actions.Call, method: str, path: str,
                  headers: dict[str, str], body: bytes, client_ip: str) -> replies.Reply:

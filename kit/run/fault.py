@@ -4,6 +4,7 @@ from the bound run (the same handles for every workload kind) and the kind's own
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kit.bind import Bound
@@ -22,6 +23,7 @@ class FaultHooks:
 
     supervisor: Supervisor | LambdaService | None = None
     single_send_keys: frozenset[str] = frozenset()
+    observe: Callable[[], bool] | None = None  # the effects observer's fresh look
     drill: DrillHooks | None = None
     rotation: RotationHooks | None = None
 
@@ -44,4 +46,5 @@ def context(ctx: RunContext, bound: Bound, stopping: threading.Event, hooks: Fau
         stopping=stopping, proxies=bound.proxies, roles=bound.roles, seed=ctx.seed,
         work=ctx.work, values=bound.values, harness=bound.harness,
         supervisor=hooks.supervisor, single_send_keys=hooks.single_send_keys,
+        observe=hooks.observe,
         drill=hooks.drill, rotation=hooks.rotation)

@@ -145,8 +145,9 @@ class QueueWorkload:
                         self.ctx.recorder)
 
     def fault_hooks(self) -> FaultHooks:
-        """The supervisor (whose workers a fault may kill) and the keys sent once."""
-        return FaultHooks(supervisor=self.supervisor,
+        """The supervisor (whose workers a fault may kill), the keys sent once, and a fresh
+        look at the effects."""
+        return FaultHooks(supervisor=self.supervisor, observe=self.observer.fresh,
                           single_send_keys=single_send_keys(
                               self.plan, self.ctx.scenario.workload_module.describe))
 

@@ -21,6 +21,7 @@ from kit.workload import harm
 from kit.workload.final import items, object_row, plain
 
 POLL_SECONDS = 0.05
+FRESH_SECONDS = 2.0  # how long `fresh` waits for its look (each poll is bounded below)
 RECONNECTS = 20  # sessions the solution may take from the observer before it gives up
 # Bounds on each poll, so that a lock or a slow view of the workload's cannot stall it.
 SESSION_OPTIONS = "-c lock_timeout=1000 -c statement_timeout=5000"
@@ -38,6 +39,9 @@ class _Watcher(threading.Thread):
         self.seen: set[str] = set()
         self.stopping = threading.Event()
         self.error: Exception | None = None
+        self._asked = threading.Event()  # a look is wanted now: `fresh`, or the stop
+        self._looks = threading.Condition()
+        self._begun = self._done = 0  # looks begun; the number of the last one done
 
     def _saw(self, row: dict[str, Any]) -> None:
         key = row.get(self.key)
@@ -46,14 +50,38 @@ class _Watcher(threading.Thread):
             self.recorder.record("observer", "recorded", key=str(key), fields=plain(row))
 
     def watch(self, poll: Any) -> None:
-        """Call `poll` every POLL_SECONDS until stopped, and one last time."""
-        while not self.stopping.wait(POLL_SECONDS):
+        """Call `poll` every POLL_SECONDS (at once when `fresh` asks) until stopped, and
+        one last time."""
+        while not self.stopping.is_set():
+            self._look(poll)
+            self._asked.wait(POLL_SECONDS)
+            self._asked.clear()
+        self._look(poll)  # one last look, so the final effects are all recorded
+
+    def _look(self, poll: Any) -> None:
+        with self._looks:
+            self._begun += 1
+            number = self._begun
+        try:
             poll()
-        poll()  # one last look, so the final effects are all recorded
+        finally:
+            with self._looks:
+                self._done = number
+                self._looks.notify_all()
+
+    def fresh(self, timeout: float = FRESH_SECONDS) -> bool:
+        """Whether a look begun after this call finished within `timeout`: every effect
+        there was when it is called is then recorded. Why: a fault that acts on what is
+        not recorded yet (worker_crash) must not take a poll's lag for a worker's."""
+        with self._looks:
+            wanted = self._begun + 1
+            self._asked.set()
+            return self._looks.wait_for(lambda: self._done >= wanted, timeout)
 
     def stop(self) -> None:
         """Stop after one last poll."""
         self.stopping.set()
+        self._asked.set()
         if self.ident is not None:  # a Ctrl-C may come before it started
             self.join(timeout=10)
 

@@ -32,14 +32,29 @@ class Workers:
         return True
 
 
+class Requests:
+    """The gateway as the fault sees it: whose request is being answered, and when each
+    process's last one was."""
+
+    def __init__(self) -> None:
+        self.busy: set[str] = set()
+        self.last: dict[str, float] = {}
+
+    def calling(self) -> frozenset[str]:
+        return frozenset(self.busy)
+
+    def answered(self, process: str) -> float | None:
+        return self.last.get(process)
+
+
 def _fault(recorder: Recorder, workers: Workers, single_send: frozenset[str] = frozenset(),
-           **params: object) -> WorkerCrash:
+           requests: Requests | None = None, **params: object) -> WorkerCrash:
     params = {"after_receive_seconds": 0, "within_seconds": 0.2, **params}
     spec = Fault(kind="worker_crash", target="workers", params=params)
     ctx = FaultContext(spec=spec, params=FAULTS["worker_crash"].Params.model_validate(params),
                        recorder=recorder, supervisor=workers,  # type: ignore[arg-type]
-                       gateway=None, stopping=threading.Event(),  # type: ignore[arg-type]
-                       single_send_keys=single_send)
+                       gateway=requests or Requests(),  # type: ignore[arg-type]
+                       stopping=threading.Event(), single_send_keys=single_send)
     return WorkerCrash(ctx)
 
 
@@ -86,3 +101,48 @@ def test_a_worker_is_killed_only_once_it_held_its_message_long_enough() -> None:
     assert workers.killed == []
     assert _fault(recorder, workers, after_receive_seconds=0.05, within_seconds=5).start()[
         "killed"] == "worker-0"
+
+
+def test_a_worker_whose_commit_the_observer_had_not_seen_yet_is_not_killed() -> None:
+    # The worker committed "a" after the observer's last poll: the fault's fresh look
+    # records it, so the worker is done with its message, not in the middle of it.
+    recorder, workers = Recorder(), Workers("worker-0")
+    _sent(recorder, "a")
+    _received(recorder, "worker-0", "a")
+    looks: list[int] = []
+
+    def observe() -> bool:
+        looks.append(1)
+        recorder.record("observer", "recorded", key="a", fields={})
+        return True
+
+    fault = _fault(recorder, workers)
+    fault.ctx.observe = observe
+    with pytest.raises(FaultNotInjected):
+        fault.start()
+    assert looks and workers.killed == []
+
+
+def test_a_worker_that_acted_on_its_message_is_killed_before_its_hold_is_up() -> None:
+    # Its delete (or any request) was answered after the receipt: it has done what it does
+    # first with the message, however long that took on a loaded machine.
+    recorder, workers, requests = Recorder(), Workers("worker-0"), Requests()
+    _sent(recorder, "a")
+    _received(recorder, "worker-0", "a")
+    with pytest.raises(FaultNotInjected):
+        _fault(recorder, workers, requests=requests, after_receive_seconds=60,
+               within_seconds=0.1).start()
+    requests.last["worker-0"] = recorder.now()
+    fault = _fault(recorder, workers, requests=requests, after_receive_seconds=60)
+    assert fault.start() == {"killed": "worker-0", "holding": "m-a"}
+
+
+def test_a_worker_is_not_killed_while_a_request_of_its_is_answered() -> None:
+    recorder, workers, requests = Recorder(), Workers("worker-0"), Requests()
+    _sent(recorder, "a")
+    _received(recorder, "worker-0", "a")
+    requests.busy.add("worker-0")
+    with pytest.raises(FaultNotInjected):
+        _fault(recorder, workers, requests=requests).start()
+    requests.busy.clear()
+    assert _fault(recorder, workers, requests=requests).start()["killed"] == "worker-0"
