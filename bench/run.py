@@ -3,8 +3,9 @@
 Writes bench/results.json and the generated tables of docs/benchmarks.md (between its
 `bench:begin` and `bench:end` markers). Repeats: BENCH_REPEATS (default 3). Parts:
 BENCH_PARTS, a comma list of sandbox, moto, init, foundation, golden, bare, validate,
-gateway, throughput (default: all); BENCH_SCENARIOS, the scenarios `validate` runs
-(default: every one); BENCH_THROUGHPUT, the scenario of `throughput` (bench/throughput.py;
+gateway, throughput, oversubscription (default: all); BENCH_SCENARIOS, the scenarios
+`validate` and `oversubscription` run (default: every one); BENCH_THROUGHPUT, the scenario
+of `throughput` (bench/throughput.py;
 default order-pipeline, its sample; BENCH_THROUGHPUT_FULL=1: its whole matrix). Every
 number comes from this machine, in this run.
 """
@@ -46,7 +47,8 @@ from kit.toolchain import write_cli_config  # noqa: E402
 from kit.validate import validate  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
-ALL_PARTS = "sandbox,moto,init,foundation,golden,bare,validate,gateway,throughput"
+ALL_PARTS = ("sandbox,moto,init,foundation,golden,bare,validate,gateway,throughput,"
+             "oversubscription")
 PARTS = set(os.environ.get("BENCH_PARTS", ALL_PARTS).split(","))
 DOC = ROOT / "docs" / "benchmarks.md"
 # What a run costs besides the scenario's own clock (the workload and its recovery).
@@ -212,12 +214,16 @@ def fixed_overhead(golden: dict[str, Any]) -> dict[str, float]:
         for stage in FIXED_STAGES if any(stage in g["stages"] for g in golden.values())}
 
 
+def scenario_names() -> list[str]:
+    """The scenarios BENCH_SCENARIOS names, or every one."""
+    wanted = os.environ.get("BENCH_SCENARIOS")
+    return wanted.split(",") if wanted else scenario.known()
+
+
 def validate_every_scenario() -> dict[str, Any]:
     """Each scenario's whole kill matrix with --jobs 2: wall time and rows as expected."""
-    wanted = os.environ.get("BENCH_SCENARIOS")
-    names = wanted.split(",") if wanted else scenario.known()
     out: dict[str, Any] = {}
-    for name in names:
+    for name in scenario_names():
         with tempfile.TemporaryDirectory() as runs:
             started = time.perf_counter()
             rows = validate(scenario.load(name), Path(runs), jobs=2)
@@ -348,6 +354,12 @@ def main() -> None:
             os.environ.get("BENCH_THROUGHPUT", "order-pipeline"),
             sample=os.environ.get("BENCH_THROUGHPUT_FULL") != "1")
         write_block("throughput", throughput.markdown(results["throughput"]))
+    if "oversubscription" in PARTS:
+        from bench import throughput
+
+        results["oversubscription"] = throughput.oversubscribed(scenario_names())
+        write_block("oversubscription",
+                    throughput.markdown_oversubscribed(results["oversubscription"]))
     path = ROOT / "bench" / "results.json"
     path.write_text(json.dumps(results, indent=2) + "\n")
     write_block("bench", markdown(results))

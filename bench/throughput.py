@@ -8,6 +8,11 @@ timing-sensitive invariants (the tightest, read from the runs' evidence).
 (default order-pipeline; BENCH_THROUGHPUT_FULL=1 for the whole matrix, not its sample;
 BENCH_THROUGHPUT_ROWS=N for N rows spread over it).
 Writes the `throughput` block of docs/benchmarks.md and bench/throughput.json.
+
+`python bench/throughput.py --every-scenario [SCENARIO...]` (part `oversubscription`):
+each scenario's matrix with --jobs 1 and at 2x oversubscription, whether the verdicts are
+the same and the tightest headroom of each; the `oversubscription` block and
+bench/oversubscription.json.
 """
 
 from __future__ import annotations
@@ -118,6 +123,49 @@ def measure(name: str = "order-pipeline", sample: bool = True) -> dict[str, Any]
             "passes": passes}
 
 
+def oversubscribed(names: list[str], sample: bool = True) -> dict[str, Any]:
+    """Each scenario's matrix (ROWS of it, if set) with --jobs 1 and at 2x oversubscription,
+    one after the other: whether the verdicts are the same, and the tightest headroom."""
+    cores, out = runcost.cores(), {}
+    for name in names:
+        sc = scenario.load(name)
+        base, over = one(sc, 1, "local", sample), one(sc, 2 * cores, "local", sample)
+        out[name] = {"rows": base["rows"], "same_verdicts": over["verdicts"] == base["verdicts"],
+                     "differences": {k: [v, over["verdicts"].get(k)]
+                                     for k, v in base["verdicts"].items()
+                                     if over["verdicts"].get(k) != v},
+                     "passes": {"local --jobs 1": base, f"local --jobs {2 * cores}": over}}
+    return {"cores": cores, "sample": sample, "rows_limit": ROWS,
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "scenarios": out}
+
+
+def _tightest(headroom: dict[str, dict[str, Any]]) -> str:
+    parts = [f"{i} {h['headroom_s']} s of {h['bound_s']} s ({h['run']})"
+             for i, h in sorted(headroom.items(), key=lambda x: x[1]["headroom_s"])]
+    return "; ".join(parts) or "none measured"
+
+
+def markdown_oversubscribed(t: dict[str, Any]) -> str:
+    """The oversubscription block of docs/benchmarks.md."""
+    rows = f"{t['rows_limit']} rows spread over each" if t["rows_limit"] else "each"
+    over = f"local --jobs {2 * t['cores']}"
+    lines = [f"Measured {t['when']} on {t['cores']} cores: {rows} scenario's "
+             f"{'sampled ' if t['sample'] else ''}kill matrix with `--jobs 1`, then with "
+             f"`--jobs {2 * t['cores']}` (2x oversubscription), seed 1, one after the other.",
+             "", "| scenario | rows | runs/h --jobs 1 | runs/h 2x | rows as expected (1, 2x) | "
+             "verdicts = --jobs 1 | tightest headroom --jobs 1 | tightest headroom 2x |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, s in t["scenarios"].items():
+        base, more = s["passes"]["local --jobs 1"], s["passes"][over]
+        same = "yes" if s["same_verdicts"] else "NO: " + "; ".join(
+            f"{k} {a} -> {b}" for k, (a, b) in s["differences"].items())
+        lines.append(f"| {name} | {s['rows']} | {base['runs_per_hour']} | "
+                     f"{more['runs_per_hour']} | {base['rows_as_expected']}, "
+                     f"{more['rows_as_expected']} | {same} | {_tightest(base['headroom'])} | "
+                     f"{_tightest(more['headroom'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(t: dict[str, Any]) -> str:
     """The throughput block of docs/benchmarks.md."""
     what = "sampled kill matrix (`--sample`)" if t["sample"] else "whole kill matrix"
@@ -145,9 +193,7 @@ def markdown(t: dict[str, Any]) -> str:
         "Tightest headroom of the timing-sensitive invariants (bound - measured, smallest "
         "over the passing runs):", ""]
     for label, p in t["passes"].items():
-        parts = [f"{i} {h['headroom_s']} s of {h['bound_s']} s ({h['run']})"
-                 for i, h in sorted(p["headroom"].items(), key=lambda x: x[1]["headroom_s"])]
-        lines.append(f"- {label}: " + ("; ".join(parts) or "none measured"))
+        lines.append(f"- {label}: {_tightest(p['headroom'])}")
     return "\n".join(lines) + "\n"
 
 
@@ -155,8 +201,15 @@ def main() -> None:
     """Measure, write bench/throughput.json and the docs block."""
     from bench.run import write_block
 
+    sample = os.environ.get("BENCH_THROUGHPUT_FULL") != "1"
+    if sys.argv[1:2] == ["--every-scenario"]:
+        o = oversubscribed(sys.argv[2:] or scenario.known(), sample)
+        (ROOT / "bench" / "oversubscription.json").write_text(json.dumps(o, indent=1) + "\n")
+        write_block("oversubscription", markdown_oversubscribed(o))
+        print(markdown_oversubscribed(o))
+        return
     name = sys.argv[1] if len(sys.argv) > 1 else "order-pipeline"
-    t = measure(name, sample=os.environ.get("BENCH_THROUGHPUT_FULL") != "1")
+    t = measure(name, sample)
     (ROOT / "bench" / "throughput.json").write_text(json.dumps(t, indent=1) + "\n")
     write_block("throughput", markdown(t))
     print(markdown(t))

@@ -62,9 +62,11 @@ class WorkerCrash(FaultKind):
         while not self.ctx.stopping.is_set() and time.monotonic() < deadline:
             # A key the worker committed since the observer's last poll is not held: look
             # afresh before a kill, or the kill lands after the commit it was to precede.
-            if self._ripe(age) and self.ctx.observe is not None:
+            ripe = self._ripe(age)
+            if ripe and self.ctx.observe is not None:
                 self.ctx.observe()
-            for _, name, message_id in self._ripe(age):
+                ripe = self._ripe(age)
+            for _, name, message_id in ripe:
                 if self.ctx.supervisor.kill(name):
                     return {"killed": name, "holding": message_id}
             self.ctx.stopping.wait(POLL_SECONDS)

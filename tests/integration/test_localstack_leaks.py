@@ -22,9 +22,11 @@ from kit.toolchain import localstack_install
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import living_under
 
-# Serial: the default places are the machine's, which any LocalStack started by another
-# worker would write to; one LocalStack at a time also keeps its boot within bounds.
-pytestmark = pytest.mark.serial
+# Not serial: every check is of this test's own directory and processes, but for the
+# default places, which are the machine's: no LocalStack the kit starts (this file's or
+# another worker's, test_localstack.py's) may write there, so one appearing is the kit's
+# fault whoever started it. LocalStack boots within its bounds beside other tests as
+# test_localstack.py's do.
 
 DEFAULT_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
                   Path.home() / ".localstack"]
