@@ -1,7 +1,8 @@
 """The adversarial suite (tests/adversarial/) run through the RL environment: each case's
 files written by the environment's own `write` tool into a build task's workspace of its
-scenario, then submitted (sampled, the seed that draws the case's fault). Every case must
-be caught there as in the kill matrix: `fail` with its evidence (its named invariants
+scenario, then submitted (sampled, the seed that draws the case's fault). A case built on
+a symbolic link is skipped: the environment cannot make one. Every other case must be
+caught there as in the kill matrix: `fail` with its evidence (its named invariants
 failing, or the static gate's refusal) and a reward at most the scenario's ceiling, never
 `pass`, never an error. In `make validate` (slow): one run per case."""
 
@@ -32,7 +33,15 @@ def test_an_adversarial_solution_submitted_through_the_environment_fails(
     attack = load(sc, ADVERSARIAL / name / case)
     if attack.must_pass:
         pytest.skip(f"{case} is an alternative the suite expects to pass")
-    files = catalog.read_tree(materialize(sc, attack, tmp_path / "attack"))
+    tree = materialize(sc, attack, tmp_path / "attack")
+    links = [str(p.relative_to(tree)) for p in sorted(tree.rglob("*")) if p.is_symlink()]
+    if links:
+        # Reading the tree would follow the link (the host's file as a regular one): the
+        # attack cannot be mounted here, and is the kill matrix's (test_adversarial.py).
+        pytest.skip(f"{case} needs a link ({', '.join(links)}): the environment's tools make "
+                    "only regular files and never follow a link (tests/unit/"
+                    "test_tasks_workspace.py), so an agent cannot make one")
+    files = catalog.read_tree(tree)
     session = KitSession("sampled", base=tmp_path)
     try:
         session.reset(BUILD[name], seed_for(list(sc.faults), attack.fault or "none"))
