@@ -86,8 +86,12 @@ def scenario_tasks(sc: Scenario) -> list[Task]:
 
 @cache
 def all_tasks() -> tuple[Task, ...]:
-    """Every task of every scenario the kit knows."""
-    return tuple(t for name in scenarios.known() for t in scenario_tasks(scenarios.load(name)))
+    """Every task of every scenario the kit knows that states a contract to an agent (a
+    team's scenario has no prompt: its repository is the solution, and makes no task)."""
+    return tuple(t for name in scenarios.known()
+                 for sc in [scenarios.load(name)]
+                 if (sc.root / "scenarios" / sc.name / "prompt.md").is_file()
+                 for t in scenario_tasks(sc))
 
 
 def get(tid: str) -> Task:

@@ -150,3 +150,17 @@ def test_an_empty_workspace_scores_0_with_no_run(tmp_path):
 def test_an_unknown_task_names_the_kinds_and_scenarios():
     with pytest.raises(Exception, match="kind one of build, repair, diagnose, harden"):
         catalog.get("order-pipeline.nope")
+
+
+def test_a_teams_scenario_on_the_search_path_makes_no_task(monkeypatch):
+    # A team's scenario (examples/team-repo) has no prompt: its repository is the solution.
+    # With its root on the search path (as `--scenarios` leaves it in the process), the
+    # catalog is the kit's own scenarios' tasks, not an error reading a missing prompt.
+    monkeypatch.setenv(scenarios.ENV_ROOTS, str(ROOT / "examples" / "team-repo" / ".kit"))
+    catalog.all_tasks.cache_clear()
+    try:
+        assert "team-orders-ecs" in scenarios.known()
+        names = {t.scenario for t in catalog.all_tasks()}
+        assert names and not any(name.startswith("team-") for name in names)
+    finally:
+        catalog.all_tasks.cache_clear()
