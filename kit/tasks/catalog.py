@@ -68,9 +68,14 @@ def variant_files(sc: Scenario, variant: Variant) -> dict[str, str]:
         return read_tree(materialize(sc, variant, Path(tmp) / "solution"))
 
 
+def _prompt(sc: Scenario) -> Path:
+    """Where the scenario states its contract to an agent."""
+    return sc.root / "scenarios" / sc.name / "prompt.md"
+
+
 def scenario_tasks(sc: Scenario) -> list[Task]:
     """The tasks of one scenario, build first, then per variant by name."""
-    prompt = (sc.root / "scenarios" / sc.name / "prompt.md").read_text()
+    prompt = _prompt(sc).read_text()
     tasks = [Task(task_id(sc.name, "build"), "build", sc.name, None,
                   text.build(sc.name, prompt))]
     for variant in defects(sc):
@@ -88,10 +93,8 @@ def scenario_tasks(sc: Scenario) -> list[Task]:
 def all_tasks() -> tuple[Task, ...]:
     """Every task of every scenario the kit knows that states a contract to an agent (a
     team's scenario has no prompt: its repository is the solution, and makes no task)."""
-    return tuple(t for name in scenarios.known()
-                 for sc in [scenarios.load(name)]
-                 if (sc.root / "scenarios" / sc.name / "prompt.md").is_file()
-                 for t in scenario_tasks(sc))
+    loaded = (scenarios.load(name) for name in scenarios.known())
+    return tuple(t for sc in loaded if _prompt(sc).is_file() for t in scenario_tasks(sc))
 
 
 def get(tid: str) -> Task:
