@@ -710,6 +710,11 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C and SIGTERM (a CI timeout, `kill`) stop every run cleanly, even mid-stage.
     interrupt.install()
     limits.raise_own_open_files()
+    # The roots reach the command's subprocesses (and Ray's nodes) through the environment;
+    # an in-process caller gets its own back (a later `kit serve` saw a team's scenarios).
+    from kit.scenario import ENV_ROOTS
+
+    given = os.environ.get(ENV_ROOTS)
     try:
         _add_roots(getattr(args, "scenarios", []))
         return COMMANDS[args.command](args)
@@ -730,6 +735,11 @@ def main(argv: list[str] | None = None) -> int:
                               f"TMPDIR {tempfile.gettempdir()}"])
         console.print(f"[red]error[/]: {describe_os_error(exc, places)}")
         return EXIT_ERROR
+    finally:
+        if given is None:
+            os.environ.pop(ENV_ROOTS, None)
+        else:
+            os.environ[ENV_ROOTS] = given
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -153,6 +154,12 @@ def test_kit_finds_a_team_scenario_under_dot_kit(tmp_path: Path,
     from kit import cli
 
     _team_repo(tmp_path, trust="team")
-    monkeypatch.setenv(scenario.ENV_ROOTS, "")  # restored after: main() extends it
+    monkeypatch.setenv(scenario.ENV_ROOTS, "")
+    seen: list[str] = []
+    monkeypatch.setitem(cli.COMMANDS, "list", lambda args: seen.append(
+        scenario.load("order-pipeline").trust) or 0)
     assert cli.main(["list", "--names", "--scenarios", str(tmp_path / "repo" / ".kit")]) == 0
-    assert scenario.load("order-pipeline").trust == "team"  # the team's root comes first
+    assert seen == ["team"]  # the team's root comes first for the command
+    # ... and only for it: an in-process caller gets its own search path back.
+    assert os.environ[scenario.ENV_ROOTS] == ""
+    assert scenario.load("order-pipeline").trust != "team"
