@@ -4,12 +4,13 @@ comment, report, toolchain-key; for agents: tasks, serve."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -688,17 +689,27 @@ COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": 
             "serve": cmd_serve, "mutate": mutate_command.main}
 
 
-def _add_roots(dirs: list[str]) -> None:
-    """Put the --scenarios roots first in the scenario search path of this process."""
+@contextlib.contextmanager
+def _roots(dirs: list[str]) -> Iterator[None]:
+    """The --scenarios roots first in the scenario search path while a command runs."""
     from kit import scenario
 
     for directory in dirs:
         if not (Path(directory) / "scenarios").is_dir():
             raise InputError(f"--scenarios {directory}: no scenarios/ folder in it (a root "
                              "holds scenarios/<name>/scenario.yaml, golden/ and variants/)")
+    # They reach the command's subprocesses (and Ray's nodes) through the environment; an
+    # in-process caller gets its own back (a later `kit serve` saw a team's scenarios).
+    given = os.environ.get(scenario.ENV_ROOTS)
     paths = [str(Path(d).resolve()) for d in dirs]
-    current = os.environ.get(scenario.ENV_ROOTS, "")
-    os.environ[scenario.ENV_ROOTS] = os.pathsep.join([*paths, *([current] if current else [])])
+    os.environ[scenario.ENV_ROOTS] = os.pathsep.join([*paths, *([given] if given else [])])
+    try:
+        yield
+    finally:
+        if given is None:
+            os.environ.pop(scenario.ENV_ROOTS, None)
+        else:
+            os.environ[scenario.ENV_ROOTS] = given
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -710,14 +721,9 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C and SIGTERM (a CI timeout, `kill`) stop every run cleanly, even mid-stage.
     interrupt.install()
     limits.raise_own_open_files()
-    # The roots reach the command's subprocesses (and Ray's nodes) through the environment;
-    # an in-process caller gets its own back (a later `kit serve` saw a team's scenarios).
-    from kit.scenario import ENV_ROOTS
-
-    given = os.environ.get(ENV_ROOTS)
     try:
-        _add_roots(getattr(args, "scenarios", []))
-        return COMMANDS[args.command](args)
+        with _roots(getattr(args, "scenarios", [])):
+            return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: every service and temp dir was cleaned up")
         return 130
@@ -735,11 +741,6 @@ def main(argv: list[str] | None = None) -> int:
                               f"TMPDIR {tempfile.gettempdir()}"])
         console.print(f"[red]error[/]: {describe_os_error(exc, places)}")
         return EXIT_ERROR
-    finally:
-        if given is None:
-            os.environ.pop(ENV_ROOTS, None)
-        else:
-            os.environ[ENV_ROOTS] = given
 
 
 if __name__ == "__main__":
