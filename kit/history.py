@@ -582,6 +582,8 @@ class FinalState(BaseModel):
     tables: dict[str, list[dict[str, Any]]] | None = None
     # Messages left in each queue of the scenario, by resource name ("queue.dlq").
     queues: dict[str, list[QueueMessage]] | None = None
+    # GetQueueAttributes (All) per queue resource (None: the queue is gone at the end).
+    queue_attributes: dict[str, dict[str, str] | None] | None = None
     # DescribeDBInstances entry per database resource (None: the instance is gone).
     db_instances: dict[str, dict[str, Any] | None] | None = None
     rds_config: RdsConfig | None = None

@@ -508,6 +508,7 @@ def load(name_or_path: str | Path) -> Scenario:
         _check_services(scenario)
         _check_team_workers(scenario)
         _check_effect_totals(scenario)
+        _check_retention(scenario)
     except ParamError as exc:
         raise InputError(f"{path}: invariants.{exc}") from None
     except InputError as exc:
@@ -660,6 +661,12 @@ def _check_faults(scenario: Scenario) -> None:
             raise InputError(f"{where}.target: {fault.kind} aims at a "
                              f"{' or '.join(kind.targets)}; got {target or 'nothing'!r} "
                              f"(declared resources: {', '.join(scenario.resources)})")
+        if fault.trigger.at_start and not kind.at_start:
+            able = [k for k, c in FAULTS.items() if c.at_start]
+            raise InputError(f"{where}.trigger.at_start: {fault.kind} acts on what the "
+                             "workload brings (its workers or messages), so it cannot be "
+                             f"injected before the workload starts; kinds that can: "
+                             f"{', '.join(able)}")
         if kind.timed and fault.duration_seconds <= 0:
             raise InputError(f"{where}.duration_seconds: {fault.kind} holds for a window: "
                              "give it a duration above 0")
@@ -727,6 +734,24 @@ def _check_effect_totals(scenario: Scenario) -> None:
                          "workload.effects.dynamodb the totals are the items of a declared "
                          f"table resource; got {table!r}, declared: "
                          f"{', '.join(declared) or 'none'}")
+
+
+def _check_retention(scenario: Scenario) -> None:
+    """delivery.retention's queues are declared queue resources, each minimum within what
+    SQS accepts as a retention period."""
+    from kit.checks.retention import BOUNDS, RETENTION
+
+    low, high = BOUNDS
+    for name, seconds in scenario.params.get(RETENTION, {}).get("queues", {}).items():
+        where = f"field invariants.{RETENTION}.queues.{name}"
+        if not (name.startswith("queue.") and name in scenario.resources):
+            declared = [r for r in scenario.resources if r.startswith("queue.")]
+            raise InputError(f"{where}: {name!r} is not a declared queue; the scenario "
+                             f"declares {', '.join(declared) or 'none'}")
+        if isinstance(seconds, bool) or not isinstance(seconds, int) \
+                or not low <= seconds <= high:
+            raise InputError(f"{where}: {seconds!r} is not a retention SQS accepts: give "
+                             f"whole seconds from {low} to {high}")
 
 
 def _check_services(scenario: Scenario) -> None:

@@ -33,6 +33,7 @@ from kit.checks import (
     recovery,
     recovery_point,
     recovery_time,
+    retention,
     rotation,
     workers,
 )
@@ -107,6 +108,8 @@ _ROWS = (
     Invariant(boundary.BOUNDARY, boundary.check_permissions_boundary, boundary.DEFAULTS,
               stage="configuration"),
     Invariant(encryption.AT_REST, encryption.check_at_rest, encryption.DEFAULTS,
+              stage="configuration"),
+    Invariant(retention.RETENTION, retention.check_retention, retention.DEFAULTS,
               stage="configuration"),
     Invariant(workers.WORKERS_START, workers.check_workers_start, workers.DEFAULTS,
               severity="gate", always=("queue",)),

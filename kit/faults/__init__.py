@@ -66,6 +66,7 @@ class Nemesis(threading.Thread):
         self.ctx = ctx
         self.error: Exception | None = None
         self.done = threading.Event()
+        self.injected = threading.Event()  # the fault is in force (or never will be: done)
 
     def run(self) -> None:
         ctx, spec = self.ctx, self.ctx.spec
@@ -82,6 +83,7 @@ class Nemesis(threading.Thread):
             fault = FAULTS[spec.kind](ctx)
             detail: dict[str, Any] = fault.start()
             ctx.recorder.record("nemesis", "fault_start", fault=spec.kind, detail=detail)
+            self.injected.set()
             try:
                 fault.window()
             finally:
@@ -96,6 +98,11 @@ class Nemesis(threading.Thread):
                 f"fault {spec.kind}: {type(exc).__name__}: {exc}")
         finally:
             self.done.set()
+            self.injected.set()
+
+    def starts_first(self) -> bool:
+        """Whether the fault is injected before the workload starts (trigger at_start)."""
+        return self.ctx.spec.kind != "none" and self.ctx.spec.trigger.at_start
 
 
 __all__ = ["FAULTS", "KINDS", "FaultContext", "FaultNotInjected", "Nemesis", "References"]

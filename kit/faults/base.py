@@ -103,6 +103,9 @@ class FaultKind(ABC):
     Params: ClassVar[type[BaseModel]] = NoParams
     targets: ClassVar[tuple[str, ...]] = ()
     timed: ClassVar[bool] = False  # held for duration_seconds (which must then be > 0)
+    # May be injected before the workload starts (trigger at_start): it acts on the
+    # environment, not on messages or workers that only the workload brings.
+    at_start: ClassVar[bool] = False
 
     def __init__(self, ctx: FaultContext) -> None:
         self.ctx = ctx

@@ -16,6 +16,7 @@ class NetworkOutage(FaultKind):
 
     targets = NETWORK_TARGETS
     timed = True
+    at_start = True
 
     def start(self) -> dict[str, Any]:
         self.ctx.proxies[self.ctx.target].set_enabled(False)
@@ -39,6 +40,7 @@ class NetworkLatency(FaultKind):
     Params = LatencyParams
     targets = NETWORK_TARGETS
     timed = True
+    at_start = True
 
     def start(self) -> dict[str, Any]:
         proxy = self.ctx.proxies[self.ctx.target]

@@ -10,20 +10,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Trigger(BaseModel):
     """Inject when this many distinct keys have been recorded and this many writes
     acknowledged (drills): events, not a clock; if that never happens within
     `timeout_seconds`, the fault is not injected (the solution's doing:
-    workload.fault_injected)."""
+    workload.fault_injected). With `at_start`, inject before the workload starts (its
+    workers then start into the fault: a deploy during a database outage)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     after_recorded: int = Field(0, ge=0)
     after_acknowledged: int = Field(0, ge=0)
     timeout_seconds: float = Field(60, gt=0, le=600)
+    at_start: bool = False
+
+    @model_validator(mode="after")
+    def _one_moment(self) -> Trigger:
+        if self.at_start and (self.after_recorded or self.after_acknowledged):
+            raise ValueError("at_start injects before anything is recorded: leave "
+                             "after_recorded and after_acknowledged at 0")
+        return self
 
 
 class Fault(BaseModel):

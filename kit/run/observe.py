@@ -20,7 +20,8 @@ from kit.workload import final, iam_state
 
 
 def observe(ctx: RunContext, bound: Bound) -> FinalState:
-    """What the run left behind: tables, queues, DB instances, IAM, config facts."""
+    """What the run left behind: tables, queues and their attributes, DB instances, IAM,
+    config facts."""
     scenario = ctx.scenario
     rds = ctx.admin("rds")  # through the front: the data plane's records, if any
     kinds = {name: name.split(".", 1)[0] for name in scenario.resources}
@@ -36,7 +37,10 @@ def observe(ctx: RunContext, bound: Bound) -> FinalState:
     assert ctx.config is not None
     # The contract's variables are set by the kit: their defaults never reach the apply.
     rds_facts = inspect.rds_config(ctx.config, passed=scenario.contract.variables)
-    common = {"db_instances": instances, "rds_config": rds_facts, "iam": iam}
+    queues = {name: final.queue_attributes(ctx.admin("sqs"), bound.values[f"{name}.url"])
+              for name, kind in kinds.items() if kind == "queue"}
+    common = {"db_instances": instances, "rds_config": rds_facts, "iam": iam,
+              "queue_attributes": queues}
     if scenario.workload.kind == "drill":
         in_use, tables = database_in_use(ctx, bound)
         return FinalState(tables=tables, in_use=in_use, **common)

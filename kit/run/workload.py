@@ -1,8 +1,9 @@
 """The workload stage, with the fault and the recovery: one shape for every workload kind.
 
 A kind (kit/run/queue.py, kit/run/drill.py) builds its threads after bind; the stage starts
-them and then the nemesis, waits (bounded) through the workload, lets the run recover when
-the kind says it can, stops everything and raises what broke as the kit's error.
+them and then the nemesis (the nemesis first for a fault triggered at the start), waits
+(bounded) through the workload, lets the run recover when the kind says it can, stops
+everything and raises what broke as the kit's error.
 """
 
 from __future__ import annotations
@@ -59,8 +60,7 @@ def run_workload(ctx: RunContext, bound: Bound) -> None:
     try:
         with ctx.stage("workload"):
             ctx.recorder.record("kit", "phase", name="workload")
-            kind.start()
-            nemesis.start()
+            _start(kind, nemesis)
             kind.drive(nemesis)
         if kind.recovers():
             with ctx.stage("recover"):
@@ -69,3 +69,21 @@ def run_workload(ctx: RunContext, bound: Bound) -> None:
     finally:
         kind.stop(nemesis)
     kind.raise_errors(nemesis)
+
+
+# How long a fault injected at the start may take to be in force (a proxy switched off, a
+# policy put): past it the workload starts anyway, and the nemesis reports what broke.
+INJECT_TIMEOUT = 30.0
+
+
+def _start(kind: WorkloadKind, nemesis: Nemesis) -> None:
+    """The kind's threads, then the nemesis; or the nemesis first, the kind once the fault
+    is in force, for a fault triggered at the start."""
+    if not nemesis.starts_first():
+        kind.start()
+        nemesis.start()
+        return
+    nemesis.start()
+    nemesis.injected.wait(INJECT_TIMEOUT)
+    kind.start()
+

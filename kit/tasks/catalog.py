@@ -30,7 +30,8 @@ from kit.variants import Variant, load_all, materialize
 # Invariants about privilege and hardening: a variant failing only these is a harden task.
 HARDENING = frozenset({"iam.least_privilege", "iam.resource_exposure",
                        "iam.permissions_boundary", "rds.hardening",
-                       "rds.deletion_protection", "encryption.at_rest"})
+                       "rds.deletion_protection", "encryption.at_rest",
+                       "delivery.retention"})
 
 
 def defects(sc: Scenario) -> list[Variant]:

@@ -1,5 +1,5 @@
 """Read the final state after quiescence: database tables, effect objects or DynamoDB items,
-queue contents, DB instances."""
+queue contents and attributes, DB instances."""
 
 from __future__ import annotations
 
@@ -129,6 +129,18 @@ def drain(sqs: Any, queue_url: str, describe: Callable[[str], Any]) -> list[Queu
                                                  valid=facts.valid)
         sqs.delete_message_batch(QueueUrl=queue_url, Entries=[
             {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(got)])
+
+
+def queue_attributes(sqs: Any, queue_url: str) -> dict[str, str] | None:
+    """Every attribute of a queue (GetQueueAttributes All), or None if it no longer exists."""
+    try:
+        return sqs.get_queue_attributes(QueueUrl=queue_url,
+                                        AttributeNames=["All"]).get("Attributes", {})
+    except ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code", "")
+        if code in ("AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist"):
+            return None
+        raise
 
 
 def db_instance(rds: Any, identifier: str) -> dict[str, Any] | None:

@@ -81,6 +81,16 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
     (lambda d: d["faults"].update(narrow={"kind": "boundary_tightened",
                                            "target": "role.worker", "duration_seconds": 5}),
      "faults.narrow.params.revoke: Field required"),
+    (lambda d: d["invariants"]["delivery.retention"].update(queues={"queue.nope": 60}),
+     "invariants.delivery.retention.queues.queue.nope: 'queue.nope' is not a declared queue"),
+    (lambda d: d["invariants"]["delivery.retention"].update(queues={"database.main": 60}),
+     "invariants.delivery.retention.queues.database.main: 'database.main' is not a declared "
+     "queue"),
+    (lambda d: d["invariants"]["delivery.retention"].update(queues={"queue.orders": 59}),
+     "invariants.delivery.retention.queues.queue.orders: 59 is not a retention SQS accepts: "
+     "give whole seconds from 60 to 1209600"),
+    (lambda d: d["invariants"]["delivery.retention"].update(queues={"queue.dlq": 1_209_601}),
+     "from 60 to 1209600"),
     (lambda d: d["toolchain"].update(allowed_providers=["hashicorp/aws", "hashicorp/null"]),
      "toolchain: Value error, allowed_providers: hashicorp/null is not in the kit's "
      "provider mirror"),

@@ -155,6 +155,8 @@ class HistoryBuilder:
         final = None
         if self.final is not None:
             data = _UPGRADE({"final": self.final})["final"]
+            # Newer than the kit.history/1 shape the builder writes: carried as it is.
+            data["queue_attributes"] = self.final.get("queue_attributes")
             # As the run reads queues: each message described by the scenario.
             for messages in (data["queues"] or {}).values():
                 for m in messages:
@@ -256,6 +258,8 @@ def finish_run(run: Run) -> None:
         "db_instance": dict(HARDENED_DB),
         "rds_config": {"password_literal": False, "where": None},
         "iam": encrypted(healthy_iam()),
+        "queue_attributes": {name: {"MessageRetentionPeriod": "345600"}
+                             for name in ("queue.orders", "queue.dlq")},
     }
 
 
@@ -284,6 +288,9 @@ RESOURCE_PARAMS = {
     "iam.permissions_boundary": {"boundary": "boundary", "roles": ["worker", "producer"]},
     "encryption.at_rest": {"resources": {"queue": "key"}},
 }
+# delivery.retention on the queues the healthy run's final state describes.
+RETENTION_PARAMS = {"delivery.retention": {"queues": {"queue.orders": 345600,
+                                                      "queue.dlq": 345600}}}
 KEY_ARN = f"arn:aws:kms:us-east-1:{ACCOUNT}:key/0a1b2c3d-1111-4222-8333-444455556666"
 
 

@@ -54,7 +54,8 @@ def test_the_rows_say_what_the_kit_said_before_the_table() -> None:
         "workload.fault_injected", "workload.producer_sends", "workload.kit_unharmed")
     assert set(invariants.static()) == {
         "iam.required_access", "iam.least_privilege", "iam.resource_exposure",
-        "iam.permissions_boundary", "encryption.at_rest", "rds.hardening"}
+        "iam.permissions_boundary", "encryption.at_rest", "delivery.retention",
+        "rds.hardening"}
     assert invariants.always("queue") == (
         "deploy.allowed_constructs", "deploy.applies", "workload.workers_start",
         "workload.fault_injected")

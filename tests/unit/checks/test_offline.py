@@ -9,12 +9,20 @@ import pytest
 from kit.checks import INVARIANTS, run_checks
 from kit.history import History
 
-from .builder import IAM_PARAMS, RESOURCE_PARAMS, Run, finish_run, healthy_run, resolved
+from .builder import (
+    IAM_PARAMS,
+    RESOURCE_PARAMS,
+    RETENTION_PARAMS,
+    Run,
+    finish_run,
+    healthy_run,
+    resolved,
+)
 from .builder import PARAMS as SCENARIO_PARAMS
 
 PARAMS = resolved({i: {} for i in INVARIANTS} | {
     "idempotency.effects_once": SCENARIO_PARAMS["idempotency.effects_once"]} | IAM_PARAMS
-    | RESOURCE_PARAMS)
+    | RESOURCE_PARAMS | RETENTION_PARAMS)
 
 
 def _lost(run: Run) -> None:
@@ -99,7 +107,8 @@ def test_no_final_state_errors_the_final_state_checkers():
         "delivery.no_loss", "delivery.poison_to_dlq", "delivery.no_valid_in_dlq",
         "idempotency.effects_once", "rds.hardening", "iam.required_access",
         "iam.least_privilege", "iam.resource_exposure", "iam.permissions_boundary",
-        "encryption.at_rest", "recovery.consistent", "rds.deletion_protection"}
+        "encryption.at_rest", "delivery.retention", "recovery.consistent",
+        "rds.deletion_protection"}
 
 
 def test_each_checker_passes_a_healthy_ten_thousand_op_history():
@@ -108,7 +117,7 @@ def test_each_checker_passes_a_healthy_ten_thousand_op_history():
     assert len(history.ops) > 10_000
     # The builder's workers drain the queue after the producer stops: allow them the time.
     params = resolved({i: {} for i in INVARIANTS} | {"recovery.within_rto": {"rto_seconds": 3600}}
-                      | IAM_PARAMS | RESOURCE_PARAMS)
+                      | IAM_PARAMS | RESOURCE_PARAMS | RETENTION_PARAMS)
     for check_id, row in INVARIANTS.items():
         result = row.check(history, params[check_id])
         assert result.verdict == "pass", (check_id, result.summary)

@@ -9,7 +9,9 @@ from kit.checks.params import ParamError, resolve
 from kit.checks.result import MEMBER_CAP, CheckResult, anomaly
 from kit.history import History
 
-from .builder import IAM_PARAMS, RESOURCE_PARAMS, healthy_run, resolved
+from .builder import IAM_PARAMS, RESOURCE_PARAMS, RETENTION_PARAMS, healthy_run, resolved
+
+PARAMS = resolved({i: {} for i in INVARIANTS} | IAM_PARAMS | RESOURCE_PARAMS | RETENTION_PARAMS)
 
 
 def _result(verdict: str) -> CheckResult:
@@ -35,8 +37,7 @@ def test_worst_refuses_unknown_verdicts():
 
 
 def test_healthy_run_passes_every_invariant():
-    results = run_checks(healthy_run(seed=1).build(),
-                         resolved({i: {} for i in INVARIANTS} | IAM_PARAMS | RESOURCE_PARAMS))
+    results = run_checks(healthy_run(seed=1).build(), PARAMS)
     assert {i: r.verdict for i, r in results.items()} == {i: "pass" for i in INVARIANTS}, results
 
 

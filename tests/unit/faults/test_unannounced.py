@@ -23,6 +23,9 @@ from kit.recorder import Recorder
 # Anything else public (a hook the run would consult before the fault) must be reviewed.
 SURFACE = {"Params", "targets", "timed", "references", "start", "window", "heal", "value",
            "role_name",
+           # Read by the scenario loader only (may a trigger say at_start?): a fault at the
+           # start is in force before any worker runs, so there is nothing to see coming.
+           "at_start",
            # RdsFault's helpers, reviewed: used from start() only (and a drill's runbook
            # starts only once the incident is reported, after the fault).
            "hooks", "identifier", "instance", "incident", "incident_kind", "report"}

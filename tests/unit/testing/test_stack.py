@@ -37,5 +37,5 @@ def test_a_fault_not_of_the_scenario_lists_its_faults(name: str) -> None:
         pass
     assert str(raised.value) == (
         f"inject({name!r}): not a fault of order-pipeline (scenario.yaml, field faults); its "
-        "faults: worker_crash, duplicate_delivery, db_outage, db_latency, sqs_outage, "
-        "iam_revoke")
+        "faults: worker_crash, duplicate_delivery, db_outage, db_outage_at_start, "
+        "db_latency, sqs_outage, iam_revoke")
