@@ -63,13 +63,14 @@ def _amounts(rng: random.Random, count: int) -> list[int]:
 
 
 def _poison(rng: random.Random, n: int, account: str) -> str:
-    return rng.choice([
-        "not json at all",
-        json.dumps({"posting_id": f"bad-{n}", "account_id": account}),
-        json.dumps({"posting_id": f"bad-{n}", "account_id": account, "amount_cents": 0}),
-        json.dumps({"posting_id": f"bad-{n}", "account_id": account, "amount_cents": "100"}),
-        json.dumps({"posting_id": f"bad-{n}", "account_id": account, "amount_cents": True}),
-    ])
+    """The n-th poison message: each clause of the poison rule in turn (n mod 3), so that
+    every run sends a body that is not JSON, one whose field is missing or mistyped (the
+    seed picks which), and one whose amount is 0, whatever the seed."""
+    wrong = rng.choice([{}, {"amount_cents": "100"}, {"amount_cents": True}])
+    fields = {"posting_id": f"bad-{n}", "account_id": account}
+    if n % 3 == 0:
+        return "not json at all"
+    return json.dumps(fields | wrong if n % 3 == 1 else fields | {"amount_cents": 0})
 
 
 def plan(seed: int, params: Params) -> list[Send]:

@@ -30,6 +30,18 @@ def test_the_plan_is_seeded_and_has_what_the_params_ask() -> None:
     assert sum(1 for s in plan if s.duplicate_of is not None) == 6
 
 
+@pytest.mark.parametrize("seed", range(1, 11))
+def test_every_run_sends_poison_of_each_clause_of_the_rule(seed: int) -> None:
+    # A worker's handler of each kind of poison is reached whatever the seed (a seed whose
+    # poison was all JSON let a worker that crashes on unparsable bodies pass: kit mutate).
+    poison = [s.body for s in _plan(seed) if not MODULE.describe(s.body).valid]
+    parsed = [json.loads(b) if b.startswith("{") else None for b in poison]
+    amounts = [p.get("amount_cents", "missing") for p in parsed if p is not None]
+    assert parsed.count(None) == 1  # not JSON at all
+    assert 0 in amounts  # an amount of 0
+    assert any(type(a) is not int for a in amounts)  # a field missing or mistyped
+
+
 def test_every_send_is_in_its_accounts_group_and_resends_have_new_dedup_ids() -> None:
     plan = _plan(5)
     for n, send in enumerate(plan):
