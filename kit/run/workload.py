@@ -86,4 +86,3 @@ def _start(kind: WorkloadKind, nemesis: Nemesis) -> None:
     nemesis.start()
     nemesis.injected.wait(INJECT_TIMEOUT)
     kind.start()
-
