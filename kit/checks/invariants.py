@@ -29,6 +29,7 @@ from kit.checks import (
     idempotency,
     interference,
     least_privilege,
+    pacing,
     producer,
     recovery,
     recovery_point,
@@ -115,6 +116,7 @@ _ROWS = (
               severity="gate", always=("queue",)),
     Invariant(workers.FAULT_INJECTED, workers.check_fault_injected, severity="gate",
               always=EVERY_KIND),
+    Invariant(pacing.RETRIES_PACED, pacing.check_retries_paced, pacing.DEFAULTS),
     # Judged only when AWS refused every send, and when the workers harmed the kit's
     # observer (kit/run/judge.py): gates then, since nothing else ran.
     Invariant(producer.PRODUCER_SENDS, producer.check_producer_sends, severity="gate"),

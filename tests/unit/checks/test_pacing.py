@@ -1,0 +1,64 @@
+"""workload.retries_paced: the calls AWS refuses a worker during a fault, per second of the
+fault's window (AWS SDKs and Tools Reference Guide, "Retry behavior": retries back off
+exponentially)."""
+
+from __future__ import annotations
+
+from kit.checks.pacing import RETRIES_PACED
+from kit.checks.pacing import check_retries_paced as check
+from kit.history import History
+
+from .builder import HistoryBuilder, params_of
+
+
+def _denied(b: HistoryBuilder, process: str, n: int, every: float) -> None:
+    for _ in range(n):
+        b.op(process, "authz", action="sqs:ReceiveMessage", operation="ReceiveMessage",
+             resource="arn:aws:sqs:us-east-1:123456789012:orders", decision="ExplicitDeny",
+             deciding=["inline:kit-revoke"], reason="revoked")
+        b.advance(every)
+
+
+def _run(refused: dict[str, tuple[int, float]], window: float = 10.0) -> History:
+    """A fault window of about `window` s in which each process is refused n calls, one
+    every `every` s; one allowed call and one refused call outside the window."""
+    b = HistoryBuilder(seed=3)
+    b.worker_start("worker-0#0")
+    _denied(b, "worker-0#0", 1, 0.1)  # before the fault: not counted
+    b.fault_start("iam_deny")
+    start = b.t
+    for process, (n, every) in refused.items():
+        _denied(b, process, n, every)
+    b.t = max(b.t, start + window)
+    b.fault_end("iam_deny")
+    _denied(b, "worker-0#0", 50, 0.001)  # after it: not counted
+    return History(ops=tuple(b.ops))
+
+
+def test_a_worker_that_backs_off_passes() -> None:
+    r = check(_run({"worker-0#0": (40, 0.25), "worker-1#1": (12, 0.5)}),
+              params_of(RETRIES_PACED))
+    assert r.verdict == "pass", r.summary
+    assert r.evidence["refused"] == {"worker-0#0": 40, "worker-1#1": 12}
+
+
+def test_a_worker_that_retries_at_once_fails_and_is_named() -> None:
+    r = check(_run({"worker-0#0": (40, 0.25), "worker-2#0": (400, 0.001)}),
+              params_of(RETRIES_PACED))
+    assert r.verdict == "fail"
+    assert [m["worker"] for m in r.evidence["unpaced"]["members"]] == ["worker-2#0"]
+    assert "worker-2#0 was refused 400 times" in r.summary
+
+
+def test_only_workers_in_the_window_count_and_the_bound_is_a_parameter() -> None:
+    history = _run({"producer": (400, 0.001), "worker-0#0": (60, 0.01)})
+    assert check(history, params_of(RETRIES_PACED)).verdict == "pass"  # 6 a second
+    assert check(history, params_of(RETRIES_PACED, max_refused_per_second=5)).verdict \
+        == "fail"
+
+
+def test_a_run_without_a_fault_passes() -> None:
+    b = HistoryBuilder(seed=1)
+    _denied(b, "worker-0#0", 500, 0.001)
+    r = check(History(ops=tuple(b.ops)), params_of(RETRIES_PACED))
+    assert r.verdict == "pass" and r.evidence["window_seconds"] == 0
