@@ -39,20 +39,22 @@ def test_a_worker_that_backs_off_passes() -> None:
     r = check(_run({"worker-0#0": (40, 0.25), "worker-1#1": (12, 0.5)}),
               params_of(RETRIES_PACED))
     assert r.verdict == "pass", r.summary
-    assert r.evidence["refused"] == {"worker-0#0": 40, "worker-1#1": 12}
+    assert r.evidence["peaks"]["worker-0#0"] <= 8 and r.evidence["peaks"]["worker-1#1"] <= 4
 
 
 def test_a_worker_that_retries_at_once_fails_and_is_named() -> None:
-    r = check(_run({"worker-0#0": (40, 0.25), "worker-2#0": (400, 0.001)}),
+    # A burst is enough: a worker that spins only while it is idle (between messages)
+    # averages little over the window but not over its burst.
+    r = check(_run({"worker-0#0": (40, 0.25), "worker-2#0": (40, 0.001)}, window=30),
               params_of(RETRIES_PACED))
     assert r.verdict == "fail"
     assert [m["worker"] for m in r.evidence["unpaced"]["members"]] == ["worker-2#0"]
-    assert "worker-2#0 was refused 400 times" in r.summary
+    assert "worker-2#0 was refused 40 times within 2 s" in r.summary
 
 
 def test_only_workers_in_the_window_count_and_the_bound_is_a_parameter() -> None:
-    history = _run({"producer": (400, 0.001), "worker-0#0": (60, 0.01)})
-    assert check(history, params_of(RETRIES_PACED)).verdict == "pass"  # 6 a second
+    history = _run({"producer": (400, 0.001), "worker-0#0": (20, 0.1)})
+    assert check(history, params_of(RETRIES_PACED)).verdict == "pass"  # ~18 in 2 s
     assert check(history, params_of(RETRIES_PACED, max_refused_per_second=5)).verdict \
         == "fail"
 
