@@ -17,10 +17,12 @@ from kit.history import History
 
 RETRIES_PACED = "workload.retries_paced"
 # A worker that backs off from 0.5 s, with a heartbeat and a delete retry of its own, was
-# refused at most 12 times in any 2 s of a fault (every shipped golden and alternative,
-# 2026-12-03): its sleeps bound that, whatever the load. One that retries at once was
-# refused 60 to 80 times on an idle machine, fewer on a loaded one, where each attempt
-# waits longer for the gateway's answer.
+# refused at most 5 times in any 2 s of a fault (the goldens and alternatives that judge
+# this, 2026-12-03): its sleeps bound that, whatever the load. One that retries at once
+# was refused 60 to 80 times on an idle machine, fewer on a loaded one, where each attempt
+# waits longer for the gateway's answer. Only where every refusal is a retry: a worker
+# refused once per message it takes (the next message, not the same call) is paced by its
+# work, which a count cannot tell from a loop.
 DEFAULTS = {"max_refused_per_second": 10.0, "over_seconds": 2.0}
 
 

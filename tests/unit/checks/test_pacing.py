@@ -1,6 +1,5 @@
-"""workload.retries_paced: the calls AWS refuses a worker during a fault, per second of the
-fault's window (AWS SDKs and Tools Reference Guide, "Retry behavior": retries back off
-exponentially)."""
+"""workload.retries_paced: the calls AWS refuses a worker within any 2 s of a fault's window
+(AWS SDKs and Tools Reference Guide, "Retry behavior": retries back off exponentially)."""
 
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ def _denied(b: HistoryBuilder, process: str, n: int, every: float) -> None:
 
 
 def _run(refused: dict[str, tuple[int, float]], window: float = 10.0) -> History:
-    """A fault window of about `window` s in which each process is refused n calls, one
-    every `every` s; one allowed call and one refused call outside the window."""
+    """A fault window of at least `window` s in which each process is refused n calls, one
+    every `every` s (and a bit); refused calls before and after the window too."""
     b = HistoryBuilder(seed=3)
     b.worker_start("worker-0#0")
     _denied(b, "worker-0#0", 1, 0.1)  # before the fault: not counted
