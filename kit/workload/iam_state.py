@@ -21,6 +21,10 @@ DECOYS = {
     "decoy_db": f"arn:aws:rds:{REGION}:{ACCOUNT_ID}:db:kit-decoy-db",
     "decoy_key": f"arn:aws:kms:{REGION}:{ACCOUNT_ID}:key/00000000-0000-4000-8000-00000000dec0",
     "decoy_bucket": "arn:aws:s3:::kit-decoy-bucket",
+    # A grant on every topic or table of the account reaches these (kit mutate found
+    # sns:Publish on Resource "*" passing where no other topic was there to reach).
+    "decoy_topic": f"arn:aws:sns:{REGION}:{ACCOUNT_ID}:kit-decoy-topic",
+    "decoy_table": f"arn:aws:dynamodb:{REGION}:{ACCOUNT_ID}:table/kit-decoy-table",
 }
 # Every KMS key has a key policy; the decoy key has the one AWS KMS gives a key created
 # without one ("Default key policy"), so identity policies on it count as they would.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from kit.checks import run_checks
+from kit.workload.iam_state import DECOYS
 
 from .builder import (
+    ACCOUNT,
     ARN,
     HARNESS,
     IAM_PARAMS,
@@ -58,6 +60,28 @@ def test_wildcard_resource_reaches_the_decoy_queue() -> None:
     assert result.evidence["over_granted"]["count"] == 6  # 3 actions x (dlq, decoy_queue)
     assert {m["resource"] for m in result.evidence["over_granted"]["members"]} == {
         "dlq", "decoy_queue"}
+
+
+def test_publish_to_every_topic_reaches_the_decoy_topic() -> None:
+    # sns:Publish on Resource "*" touches no other declared resource: only a topic the
+    # solution never mentions shows the over-grant (found by kit mutate on outbox-fanout).
+    topic = f"arn:aws:sns:us-east-1:{ACCOUNT}:order-events"
+    iam = _healthy()
+    iam["resources"] |= {"topic": topic, "decoy_topic": DECOYS["decoy_topic"]}
+    params = {"iam.least_privilege": {
+        "services": ["sqs", "sns"],
+        "roles": {**IAM_PARAMS["iam.least_privilege"]["roles"],
+                  "worker": [*IAM_PARAMS["iam.least_privilege"]["roles"]["worker"],
+                             ["sns:Publish", "topic"]]}}}
+    iam["roles"]["worker"]["policies"]["publish"] = allow("sns:Publish", topic)
+    run = healthy_run(seed=3)
+    run.final["iam"] = iam
+    assert run_checks(run.build(), resolved(params))["iam.least_privilege"].verdict == "pass"
+    iam["roles"]["worker"]["policies"]["publish"] = allow("sns:Publish", "*")
+    result = run_checks(run.build(), resolved(params))["iam.least_privilege"]
+    assert result.verdict == "fail"
+    assert [(m["action"], m["resource"]) for m in result.evidence["over_granted"]["members"]
+            ] == [("sns:Publish", "decoy_topic")]
 
 
 def test_producer_that_can_purge_is_flagged() -> None:
