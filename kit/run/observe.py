@@ -37,25 +37,25 @@ def observe(ctx: RunContext, bound: Bound) -> FinalState:
     assert ctx.config is not None
     # The contract's variables are set by the kit: their defaults never reach the apply.
     rds_facts = inspect.rds_config(ctx.config, passed=scenario.contract.variables)
-    queues = {name: final.queue_attributes(ctx.admin("sqs"), bound.values[f"{name}.url"])
-              for name, kind in kinds.items() if kind == "queue"}
+    admin_sqs = ctx.admin("sqs")
+    urls = {name: bound.values[f"{name}.url"] for name, kind in kinds.items() if kind == "queue"}
     common = {"db_instances": instances, "rds_config": rds_facts, "iam": iam,
-              "queue_attributes": queues}
+              "queue_attributes": {name: final.queue_attributes(admin_sqs, url)
+                                   for name, url in urls.items()}}
     if scenario.workload.kind == "drill":
         in_use, tables = database_in_use(ctx, bound)
         return FinalState(tables=tables, in_use=in_use, **common)
-    return FinalState(**_queue_state(ctx, bound, kinds), **common)
+    return FinalState(**_queue_state(ctx, bound, admin_sqs, urls), **common)
 
 
-def _queue_state(ctx: RunContext, bound: Bound, kinds: dict[str, str]) -> dict[str, Any]:
+def _queue_state(ctx: RunContext, bound: Bound, admin_sqs: Any,
+                 urls: dict[str, str]) -> dict[str, Any]:
     """The queue workload's effects, the effects database's tables, what each queue holds."""
     messages = ctx.scenario.messages
     assert messages is not None
-    admin_sqs = ctx.admin("sqs")
     rows, tables = _effect_rows(ctx, bound)
     describe = ctx.scenario.workload_module.describe
-    queues = {name: final.drain(admin_sqs, bound.values[f"{name}.url"], describe)
-              for name, kind in kinds.items() if kind == "queue"}
+    queues = {name: final.drain(admin_sqs, url, describe) for name, url in urls.items()}
     return {"effects": final.effects(rows, messages.key), "tables": tables, "queues": queues}
 
 

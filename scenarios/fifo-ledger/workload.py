@@ -66,6 +66,8 @@ def _poison(rng: random.Random, n: int, account: str) -> str:
     """The n-th poison message: each clause of the poison rule in turn (n mod 3), so that
     every run sends a body that is not JSON, one whose field is missing or mistyped (the
     seed picks which), and one whose amount is 0, whatever the seed."""
+    # Drawn for every poison message, used or not: one draw each keeps the later draws of
+    # the plan the same whichever clause this one is.
     wrong = rng.choice([{}, {"amount_cents": "100"}, {"amount_cents": True}])
     fields = {"posting_id": f"bad-{n}", "account_id": account}
     if n % 3 == 0:
