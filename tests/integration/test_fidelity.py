@@ -87,6 +87,30 @@ def test_setting_another_attribute_keeps_the_queue_policy(sqs) -> None:  # noqa:
     assert "Policy" not in got
 
 
+@pytest.mark.parametrize(("document", "reason"), [
+    ({"Version": "2012-10-17", "Statement": []}, "no statement"),
+    ({"Version": "2012-10-17"}, "no statement"),
+    ({"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage",
+                     "Resource": "*"}]}, "no Version"),
+])
+def test_a_queue_policy_aws_would_not_store_is_refused(sqs, document: dict,  # noqa: ANN001
+                                                       reason: str) -> None:
+    """AWS refuses a queue policy without a statement ("Invalid value for the parameter
+    Policy.", cloud-custodian#1816) and never stores one without a Version, so an apply
+    waits for it forever (the AWS provider's aws_sqs_queue_policy documentation,
+    terraform-provider-aws#29497): refused at once, on set and on create, queue unchanged."""
+    url = sqs.create_queue(QueueName="strict")["QueueUrl"]
+    with pytest.raises(botocore.exceptions.ClientError) as refused:
+        sqs.set_queue_attributes(QueueUrl=url, Attributes={
+            "Policy": json.dumps(document), "VisibilityTimeout": "45"})
+    error = refused.value.response["Error"]
+    assert error["Code"] == "InvalidAttributeValue" and reason in error["Message"]
+    got = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert "Policy" not in got and got["VisibilityTimeout"] == "30"
+    with pytest.raises(botocore.exceptions.ClientError, match=reason):
+        sqs.create_queue(QueueName="strict-too", Attributes={"Policy": json.dumps(document)})
+
+
 def test_released_message_does_not_jump_the_queue(sqs) -> None:  # noqa: ANN001
     """AWS SQS Developer Guide, "Amazon SQS standard queues": best-effort ordering; a
     released message is not handed back ahead of the messages already waiting (moto would
@@ -722,3 +746,27 @@ def test_a_conditional_bucket_policy_deny_does_not_deny_when_its_condition_fails
             "Condition": {"Bool": {"aws:SecureTransport": "false"}}}]}))
     s3.put_object(Bucket="tls-only", Key="k", Body=b"x")
     assert s3.get_object(Bucket="tls-only", Key="k")["Body"].read() == b"x"
+
+
+@pytest.mark.parametrize("resource", ["*", "arn:aws:s3:::elsewhere/*",
+                                      ["arn:aws:s3:::mine", "arn:aws:s3:::other"]])
+def test_a_bucket_policy_naming_other_resources_is_refused(sandbox: Sandbox,
+                                                           resource: object) -> None:
+    """AWS answers PutBucketPolicy with MalformedPolicy, "Policy has invalid resource",
+    when a statement's Resource is `*` or another bucket (the statement can govern only
+    this bucket and its objects); moto stored it."""
+    s3 = aws.client("s3", sandbox.moto.url)
+    s3.create_bucket(Bucket="mine")
+
+    def policy(res: object) -> str:
+        return json.dumps({"Version": "2012-10-17", "Statement": [{
+            "Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"},
+            "Action": "s3:GetObject", "Resource": res}]})
+
+    with pytest.raises(botocore.exceptions.ClientError) as refused:
+        s3.put_bucket_policy(Bucket="mine", Policy=policy(resource))
+    assert refused.value.response["Error"]["Code"] == "MalformedPolicy"
+    s3.put_bucket_policy(Bucket="mine", Policy=policy(["arn:aws:s3:::mine",
+                                                      "arn:aws:s3:::mine/results/*",
+                                                      "arn:aws:s3:::mi*/*"]))
+    assert "mine/results" in s3.get_bucket_policy(Bucket="mine")["Policy"]

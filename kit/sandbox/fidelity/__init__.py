@@ -76,6 +76,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
            s3.object_lock_configures_a_bucket_with_objects,
            s3.lifecycle_rules_read_back_as_put,
            s3.bucket_policies_left_to_the_gateway,
+           s3.bucket_policies_name_their_bucket,
            s3.inventory_configurations_read_back_as_put),
     # The function's rotation first: the schedule's fix wraps it.
     "secretsmanager": (secretsmanager.rotation_functions_are_left_to_the_kit,
@@ -86,7 +87,8 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
     "sns": (sns.data_protection_policies_are_stored, sns.topic_attributes_read_back),
     "sqs": (sqs.restore_redrive_allow_policy, sqs.released_messages_wait_their_turn,
             sqs.receives_are_atomic, sqs.deduplication_outlives_deletion,
-            sqs.setting_other_attributes_keeps_the_policy, sqs.fifo_receipt_handles_expire,
+            sqs.setting_other_attributes_keeps_the_policy, sqs.queue_policies_are_checked,
+            sqs.fifo_receipt_handles_expire,
             sqs.redrive_policy_reads_back_compact,
             lambda_esm.event_source_mappings_left_to_the_kit),
 }

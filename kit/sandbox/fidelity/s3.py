@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 # Bucket configurations kept by id: query key -> the document's root element.
@@ -300,6 +301,52 @@ def bucket_policies_left_to_the_gateway() -> None:
 
     get_permission._kit_fix = True  # type: ignore[attr-defined]
     FakeBucket.get_permission = get_permission  # type: ignore[method-assign]
+
+
+def bucket_policies_name_their_bucket() -> None:
+    """PutBucketPolicy refuses a policy whose Resource is not the bucket or inside it.
+
+    AWS answers MalformedPolicy, "Policy has invalid resource", for a bucket policy naming
+    another bucket (hashicorp/terraform#23570, aws-samples/aws-media-services-vod-automation
+    #17) or Resource `*` (noobaa/noobaa-core#10058 quotes AWS's answer). moto stores any
+    policy, so a solution widening its bucket policy's Resource to `*` applied here and not
+    on AWS. Refused here: `*`, and ARNs whose bucket part has no wildcard and is another
+    bucket's (a pattern is left alone: which ones AWS accepts is not documented).
+    """
+    from moto.s3.exceptions import S3ClientError
+    from moto.s3.models import S3Backend
+
+    original = S3Backend.put_bucket_policy
+    if getattr(original, "_kit_fix", False):
+        return
+
+    def put_bucket_policy(self: Any, bucket_name: str, policy: bytes) -> None:
+        if _foreign_resources(bucket_name, policy):
+            raise S3ClientError("MalformedPolicy", "Policy has invalid resource")
+        original(self, bucket_name, policy)
+
+    put_bucket_policy._kit_fix = True  # type: ignore[attr-defined]
+    S3Backend.put_bucket_policy = put_bucket_policy  # type: ignore[method-assign]
+
+
+def _foreign_resources(bucket: str, policy: bytes | str) -> list[str]:
+    """The Resource values of `policy` that cannot name `bucket` or an object in it."""
+    try:
+        document = json.loads(policy)
+        statements = document["Statement"]
+    except (ValueError, TypeError, KeyError):
+        return []  # not ours to judge: moto's own answer stands
+    foreign = []
+    for statement in statements if isinstance(statements, list) else [statements]:
+        resources = statement.get("Resource", []) if isinstance(statement, dict) else []
+        for resource in resources if isinstance(resources, list) else [resources]:
+            if not isinstance(resource, str):
+                continue
+            named = resource.split(":::", 1)[1].split("/", 1)[0] if ":::" in resource else None
+            if resource == "*" or (named is not None and not set(named) & set("*?")
+                                   and named != bucket):
+                foreign.append(resource)
+    return foreign
 
 
 def inventory_configurations_read_back_as_put() -> None:

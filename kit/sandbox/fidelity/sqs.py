@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -39,7 +40,6 @@ def redrive_policy_reads_back_compact() -> None:
     (terraform-aws-modules/sqs's aws_sqs_queue_redrive_policy) plans a change right after
     the apply, which terraform-aws-modules/sqs's complete example does not on AWS.
     """
-    import json
 
     from moto.sqs.models import Queue
 
@@ -197,6 +197,54 @@ def setting_other_attributes_keeps_the_policy() -> None:
 
     _set_attributes._kit_fix = True  # type: ignore[attr-defined]
     Queue._set_attributes = _set_attributes  # type: ignore[method-assign]
+
+
+def queue_policies_are_checked() -> None:
+    """SetQueueAttributes and CreateQueue refuse a Policy AWS would not store.
+
+    AWS: a policy without a statement is refused with InvalidAttributeValue, "Invalid
+    value for the parameter Policy." (cloud-custodian#1816: removing a queue policy's last
+    statement); a policy without `Version` is accepted but never stored, so the AWS
+    provider waits for it to read back until its 20-minute timeout (the provider's
+    aws_sqs_queue_policy documentation, terraform-provider-aws#29497). moto stores the
+    second and drops the first silently, so an apply passes with a policy AWS never
+    has, or waits forever for one moto will not return. Here both are refused at once,
+    the message naming what AWS does, so the apply fails on the solution's policy.
+    """
+    from moto.sqs.exceptions import SQSException
+    from moto.sqs.models import Queue
+
+    original = Queue._set_attributes
+    if getattr(original, "_kit_policy_checked", False):
+        return
+
+    def _set_attributes(self: Any, attributes: dict[str, Any], now: float | None = None
+                        ) -> None:
+        problem = _policy_problem(attributes.get("Policy"))
+        if problem:
+            raise SQSException("InvalidAttributeValue",
+                               f"Invalid value for the parameter Policy. {problem}")
+        original(self, attributes, now)
+
+    _set_attributes._kit_policy_checked = True  # type: ignore[attr-defined]
+    Queue._set_attributes = _set_attributes  # type: ignore[method-assign]
+
+
+def _policy_problem(policy: Any) -> str:
+    """Why AWS would not store this queue policy ("" when it would, or none is set)."""
+    if not policy:
+        return ""  # an empty Policy removes the queue's policy
+    try:
+        document = json.loads(policy)
+    except ValueError:
+        return "It is not JSON."
+    if not isinstance(document, dict) or not document.get("Statement"):
+        return "It has no statement."
+    if "Version" not in document:
+        return ("It has no Version: AWS accepts such a queue policy but never stores it, "
+                "and the AWS provider waits for it until its timeout "
+                "(terraform-provider-aws#29497); set Version = \"2012-10-17\".")
+    return ""
 
 
 def fifo_receipt_handles_expire() -> None:

@@ -23,6 +23,10 @@ from kit.workload import iam_state
 QUEUE_POLICY = {"Version": "2012-10-17", "Statement": [{
     "Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT_ID}:role/worker"},
     "Action": "sqs:PurgeQueue", "Resource": "*"}]}
+# S3 refuses a bucket policy whose Resource is not the bucket or inside it.
+BUCKET_POLICY = {**QUEUE_POLICY, "Statement": [{
+    **QUEUE_POLICY["Statement"][0], "Action": "s3:GetObject",
+    "Resource": "arn:aws:s3:::kit-orders/*"}]}
 TRUST = {"Version": "2012-10-17", "Statement": [{
     "Effect": "Allow", "Principal": {"AWS": f"arn:aws:iam::{ACCOUNT_ID}:root"},
     "Action": "sts:AssumeRole"}]}
@@ -50,7 +54,7 @@ def _world(aws: Any) -> tuple[dict[str, str], dict[str, str], str]:
         "Attributes"]["QueueArn"] for name, url in (("queue", queue), ("dlq", dlq))}
     s3 = aws("s3")
     s3.create_bucket(Bucket="kit-orders")
-    s3.put_bucket_policy(Bucket="kit-orders", Policy=json.dumps(QUEUE_POLICY))
+    s3.put_bucket_policy(Bucket="kit-orders", Policy=json.dumps(BUCKET_POLICY))
     s3.put_bucket_encryption(Bucket="kit-orders", ServerSideEncryptionConfiguration={"Rules": [{
         "ApplyServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms",
                                                "KMSMasterKeyID": key}}]})
@@ -69,7 +73,7 @@ def test_read_records_resource_policies_and_customer_keys(aws: Any) -> None:
     state = iam_state.read(aws("iam"), roles, resources, clients=aws)
     policies = state["resource_policies"]
     for name in ("queue", "bucket", "secret"):
-        assert policies[name] == QUEUE_POLICY, name
+        assert policies[name] == (BUCKET_POLICY if name == "bucket" else QUEUE_POLICY), name
     # The customer managed key under each resource it encrypts, with its (default) policy.
     for name in ("queue", "bucket", "secret"):
         assert state["resources"][f"{name}.kms_key"] == key, name
