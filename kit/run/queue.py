@@ -65,8 +65,8 @@ class QueueWorkload:
         else:
             target = Target("topic", spec.target, bound.values[f"{spec.target}.arn"],
                             spec.attributes)
-            self.queue_urls = subscribed_queues(ctx.admin("sns"), self.admin_sqs,
-                                                target.address)
+            self.queue_urls = declared_first(subscribed_queues(
+                ctx.admin("sns"), self.admin_sqs, target.address), bound.values)
         if spec.rule is None:
             client = aws.client({"queue": "sqs", "topic": "sns"}[target.kind],
                                 bound.gateway.url, creds)
@@ -215,6 +215,20 @@ def subscribed_queues(sns: Any, sqs: Any, topic: str) -> list[str]:
             if "NonExistentQueue" not in str(exc) and "QueueDoesNotExist" not in str(exc):
                 raise
     return urls
+
+
+def declared_first(urls: list[str], values: dict[str, str]) -> list[str]:
+    """The queues among `urls` the scenario declares, or all of `urls` when it declares
+    none of them. Why: a team's topic also feeds queues of consumers the run does not play
+    (another team's, or a Lambda consumer of the same repository), which nobody drains:
+    waiting for them to empty would hold every run until the quiescence timeout."""
+    declared = {_queue_name(url) for name, url in values.items()
+                if name.startswith("queue.") and name.endswith(".url")}
+    return [url for url in urls if _queue_name(url) in declared] or urls
+
+
+def _queue_name(url: str) -> str:
+    return url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def await_published(recorder: Recorder, topic: str, recorded: set[str],
