@@ -15,7 +15,7 @@ import botocore.exceptions
 import pytest
 
 from kit import aws
-from kit.deploy.terraform import Terraform
+from kit.deploy.terraform import DeployFailure, Terraform
 from kit.sandbox import Sandbox
 
 
@@ -109,6 +109,21 @@ def test_a_queue_policy_aws_would_not_store_is_refused(sqs, document: dict,  # n
     assert "Policy" not in got and got["VisibilityTimeout"] == "30"
     with pytest.raises(botocore.exceptions.ClientError, match=reason):
         sqs.create_queue(QueueName="strict-too", Attributes={"Policy": json.dumps(document)})
+
+
+def test_an_emptied_queue_policy_fails_the_apply_at_once(sandbox: Sandbox,
+                                                         tmp_path: Path) -> None:
+    """Through Terraform: a queue policy with no statement is the solution's failed apply,
+    with the provider's diagnostic, not a wait (the provider retries AWS's wording of the
+    refusal for 10 minutes, then fails: the kit words it so that it fails at once)."""
+    with pytest.raises(DeployFailure, match="no statement"):
+        _deploy(sandbox, tmp_path, """
+resource "aws_sqs_queue" "q" { name = "emptied" }
+resource "aws_sqs_queue_policy" "q" {
+  queue_url = aws_sqs_queue.q.id
+  policy    = jsonencode({ Version = "2012-10-17", Statement = [] })
+}
+""")
 
 
 def test_released_message_does_not_jump_the_queue(sqs) -> None:  # noqa: ANN001

@@ -210,6 +210,11 @@ def queue_policies_are_checked() -> None:
     second and drops the first silently, so an apply passes with a policy AWS never
     has, or waits forever for one moto will not return. Here both are refused at once,
     the message naming what AWS does, so the apply fails on the solution's policy.
+
+    The code is AWS's; the message is not, on purpose: the AWS provider retries a
+    SetQueueAttributes refused with "Invalid value for the parameter Policy" for half its
+    create timeout (10 minutes; IAM propagation of a principal just created), on AWS too,
+    and fails after. Worded otherwise, the apply fails at once, as it ends on AWS.
     """
     from moto.sqs.exceptions import SQSException
     from moto.sqs.models import Queue
@@ -223,7 +228,7 @@ def queue_policies_are_checked() -> None:
         problem = _policy_problem(attributes.get("Policy"))
         if problem:
             raise SQSException("InvalidAttributeValue",
-                               f"Invalid value for the parameter Policy. {problem}")
+                               f"The queue's Policy is invalid: {problem}")
         original(self, attributes, now)
 
     _set_attributes._kit_policy_checked = True  # type: ignore[attr-defined]
@@ -237,11 +242,11 @@ def _policy_problem(policy: Any) -> str:
     try:
         document = json.loads(policy)
     except ValueError:
-        return "It is not JSON."
+        return "it is not JSON."
     if not isinstance(document, dict) or not document.get("Statement"):
-        return "It has no statement."
+        return "it has no statement."
     if "Version" not in document:
-        return ("It has no Version: AWS accepts such a queue policy but never stores it, "
+        return ("it has no Version: AWS accepts such a queue policy but never stores it, "
                 "and the AWS provider waits for it until its timeout "
                 "(terraform-provider-aws#29497); set Version = \"2012-10-17\".")
     return ""
