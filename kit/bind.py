@@ -31,6 +31,7 @@ from kit.gateway.server import Gateway
 from kit.iam.service import refusal, service_admits
 from kit.recorder import Recorder
 from kit.sandbox import Sandbox
+from kit.sandbox.attempts import RefusedAttempts
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.netns import PER_WORKER, WorkerNetwork
@@ -150,6 +151,26 @@ def arns(scenario: Scenario, values: Mapping[str, Any]) -> dict[str, str]:
             if f"{name}.arn" in values}
 
 
+def _namespace(reachable: list[Proxy], replicas: int, recorder: Recorder,
+               stack: contextlib.ExitStack) -> WorkerNetwork | None:
+    """The workers' network namespace relaying `reachable`, each proxy's outages mirrored
+    in it and the connections they refuse counted (None where the machine allows none)."""
+    network = WorkerNetwork.create([p.port for p in reachable],
+                                   limit=PER_WORKER * max(1, replicas))
+    if network is None:
+        return None
+    stack.callback(network.close)
+    network.on_refused = lambda worker, port, refused, limit: recorder.record(
+        worker, "connection_refused", port=port, refused=refused, limit=limit)
+    attempts = RefusedAttempts(network, lambda port, refused: recorder.record(
+        "network", "connects_refused", port=port, refused=refused))
+    stack.callback(attempts.stop)
+    for proxy in reachable:
+        proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        proxy.mirrors.append(functools.partial(attempts.set_enabled, proxy.port))
+    return network
+
+
 def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder: Recorder,
          stack: contextlib.ExitStack, run_label: str, harness: aws.Credentials,
          workspace: Path) -> Bound:
@@ -189,14 +210,7 @@ def bind(scenario: Scenario, values: dict[str, Any], sandbox: Sandbox, recorder:
                      if own_users or not (sandbox.rds.plane.enabled
                                           and name.startswith("database."))}
         replicas = scenario.workers.replicas if scenario.workers is not None else 1
-        network = WorkerNetwork.create([p.port for p in reachable.values()],
-                                       limit=PER_WORKER * max(1, replicas))
-        if network:
-            stack.callback(network.close)
-            network.on_refused = lambda worker, port, refused, limit: recorder.record(
-                worker, "connection_refused", port=port, refused=refused, limit=limit)
-            for proxy in reachable.values():
-                proxy.mirrors.append(functools.partial(network.set_enabled, proxy.port))
+        network = _namespace(list(reachable.values()), replicas, recorder, stack)
         view, imports = _dependencies(scenario, workspace)
         confinement = stack.enter_context(Confinement(
             "workload", view, WORKLOAD, identity=sandbox.workload_identity,

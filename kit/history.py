@@ -84,6 +84,10 @@ workload module turns a body into `key` (None when the body has none), `fields` 
 |                   | pid N         | far): the workers' relay refused a connection over the    |
 |                   |               | run's cap (kit/sandbox/netns.py; the first 20, then every |
 |                   |               | power of two)                                             |
+| connects_refused  | network       | port: int (closed by a network outage), refused: int: the |
+|                   |               | workers' connection attempts the namespace refused since  |
+|                   |               | it closed (sampled every 0.25 s, when it grows;          |
+|                   |               | kit/sandbox/attempts.py)                                  |
 
 Refusals a worker can repeat at will (`authn`, `request_refused`) are sampled: each of
 the first 20 of a process, then every power of two, with `occurrence` (the count so far;
@@ -416,6 +420,13 @@ class ConnectionRefused(Value):
     limit: int
 
 
+class ConnectsRefused(Value):
+    """Connection attempts of the workers refused while a port was closed, so far."""
+
+    port: int
+    refused: int
+
+
 class Interference(Value):  # kit/workload/harm.py
     """The solution harmed one of the kit's own sessions."""
 
@@ -468,6 +479,7 @@ VALUES: dict[str, type[Value]] = {
     "fault_start": FaultStart, "fault_end": FaultEnd, "fault_not_injected": FaultNotInjected,
     "write": Write, "incident": Incident, "runbook_exit": RunbookExit, "rds_event": RdsEvent,
     "request_refused": RequestRefused, "connection_refused": ConnectionRefused,
+    "connects_refused": ConnectsRefused,
     "interference": Interference, "authz": Authz, "confinement": Confinement,
     "delivery": Delivery,
 }

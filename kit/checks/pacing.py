@@ -6,8 +6,10 @@ Reference Guide, "Retry behavior"): a client that retries a refused call at once
 again, burns its CPU and its logs, spends API calls, and meets a service that comes back
 with a storm. The gateway records each call AWS would refuse (an `authz` op whose decision
 is not Allow), so the attempts a worker makes against a refusal are counted where they
-happen. Attempts that never reach the gateway (a refused TCP connection during a network
-outage) are not seen here.
+happen. Attempts that never reach the gateway, connections refused during a network
+outage, are counted by the kernel of the workers' namespace and sampled into
+`connects_refused` ops (kit/sandbox/attempts.py): not per worker, so their bound is the
+per-worker bound times the workers started.
 """
 
 from __future__ import annotations
@@ -35,28 +37,55 @@ def check_retries_paced(history: History, p: Params) -> CheckResult:
         return judged(RETRIES_PACED, True, "no fault window in this run: nothing refused "
                       "a worker's calls", {"window_seconds": 0}, p)
     start, end = starts[0].time, ends[-1].time
-    times: dict[str, list[float]] = {}
-    for op in history.of_kind("authz"):
-        if op.process.startswith("worker") and op.value.decision != "Allow" \
-                and start <= op.time <= end:
-            times.setdefault(op.process, []).append(op.time)
     over, limit = p["over_seconds"], p["max_refused_per_second"] * p["over_seconds"]
-    peaks = {worker: _peak(sorted(ts), over) for worker, ts in sorted(times.items())}
+    peaks = _refusals(history, start, end, over)
     # Unpaced: a worker process refused more than `limit` times within `over` seconds.
     unpaced = [{"worker": worker, "refused": n, "within_seconds": over}
                for worker, n in peaks.items() if n > limit]
+    connects = _connects(history, start, end, over, limit)
     evidence = {"window_seconds": round(end - start, 3), "peaks": peaks,
-                "unpaced": anomaly(unpaced)}
-    # Pass rule: no worker is refused more than `limit` times in any `over` seconds.
+                "unpaced": anomaly(unpaced), "connects": connects}
+    # Pass rule: no worker is refused more than `limit` times in any `over` seconds, nor
+    # the workers together more connections than `limit` times their number.
     if unpaced:
         first = unpaced[0]
         return judged(RETRIES_PACED, False, f"{plural(len(unpaced), 'worker')} retried "
                       f"refused calls without pause: {first['worker']} was refused "
                       f"{first['refused']} times within {over:g} s (at most {limit:g} with a "
                       "backoff)", evidence, p)
+    if connects["peak"] > connects["limit"]:
+        return judged(RETRIES_PACED, False, f"the workers reconnected without pause: "
+                      f"{connects['peak']} connection attempts refused within {over:g} s of "
+                      f"the outage (at most {connects['limit']:g} for "
+                      f"{plural(connects['workers'], 'worker')} with a backoff)", evidence, p)
     return judged(RETRIES_PACED, True, f"workers paced their retries: at most "
-                  f"{max(peaks.values(), default=0)} refused calls per worker within "
-                  f"{over:g} s of the fault window", evidence, p)
+                  f"{max(peaks.values(), default=0)} refused calls per worker and "
+                  f"{connects['peak']} refused connections in all within {over:g} s of the "
+                  "fault window", evidence, p)
+
+
+def _refusals(history: History, start: float, end: float, over: float) -> dict[str, int]:
+    """Per worker process, the most of its calls AWS refused within `over` seconds of the
+    window."""
+    times: dict[str, list[float]] = {}
+    for op in history.of_kind("authz"):
+        if op.process.startswith("worker") and op.value.decision != "Allow" \
+                and start <= op.time <= end:
+            times.setdefault(op.process, []).append(op.time)
+    return {worker: _peak(sorted(ts), over) for worker, ts in sorted(times.items())}
+
+
+def _connects(history: History, start: float, end: float, over: float,
+              limit: float) -> dict[str, float]:
+    """The most connection attempts refused within `over` seconds of the window (the
+    namespace's count, sampled), and their bound for the workers started."""
+    samples = [(start, 0)] + [(op.time, op.value.refused)
+                              for op in history.of_kind("connects_refused")
+                              if start <= op.time <= end]
+    peak = max((later - earlier for i, (t0, earlier) in enumerate(samples)
+                for t1, later in samples[i:] if t1 - t0 <= over), default=0)
+    workers = len({op.value.worker.split("#")[0] for op in history.of_kind("worker_start")})
+    return {"peak": peak, "workers": workers, "limit": limit * max(1, workers)}
 
 
 def _peak(times: list[float], over: float) -> int:

@@ -15,6 +15,7 @@ import pytest
 from kit import scenario
 from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox
+from kit.sandbox.attempts import RefusedAttempts
 from kit.sandbox.netns import WorkerNetwork
 from tests.integration.procs import alive, eventually
 
@@ -77,6 +78,41 @@ def test_only_the_relayed_port_is_reachable_and_disabling_refuses_it(
         assert _probe(network, relayed=relayed) == {"relayed": "refused"}
         network.set_enabled(relayed, True)
         assert _talk(network, relayed) == "HELLO"
+
+
+LOOP = """
+import socket
+for _ in range({n}):
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+    except ConnectionRefusedError:
+        pass
+"""
+
+
+def test_attempts_refused_while_a_port_is_closed_are_counted(upper: socket.socket) -> None:
+    """A worker reconnecting in a loop during an outage is seen (kit/sandbox/attempts.py):
+    the kernel's count of refused attempts in the namespace, reported while the port is
+    closed and not after it opens again."""
+    relayed = upper.getsockname()[1]
+    network = WorkerNetwork.create([relayed])
+    if network is None:
+        pytest.skip("this machine allows no network namespace (needs root)")
+    reports: list[tuple[int, int]] = []
+    attempts = RefusedAttempts(network, lambda port, n: reports.append((port, n)))
+    with network:
+        network.set_enabled(relayed, False)
+        attempts.set_enabled(relayed, False)
+        subprocess.run([sys.executable, "-c", LOOP.format(n=300, port=relayed)],
+                       preexec_fn=network.enter, check=True, timeout=30)
+        network.set_enabled(relayed, True)
+        attempts.set_enabled(relayed, True)  # a last sample, then no more
+        assert reports and reports[-1] == (relayed, 300), reports
+        assert _talk(network, relayed) == "HELLO"
+        subprocess.run([sys.executable, "-c", LOOP.format(n=5, port=relayed + 1)],
+                       preexec_fn=network.enter, check=True, timeout=30)
+        assert reports[-1] == (relayed, 300)
+        attempts.stop()
 
 
 ESCAPE = """

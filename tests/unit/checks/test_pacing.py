@@ -63,3 +63,37 @@ def test_a_run_without_a_fault_passes() -> None:
     _denied(b, "worker-0#0", 500, 0.001)
     r = check(History(ops=tuple(b.ops)), params_of(RETRIES_PACED))
     assert r.verdict == "pass" and r.evidence["window_seconds"] == 0
+
+
+def _outage(refused_every: float, workers: int = 3, window: float = 10.0) -> History:
+    """A database outage of `window` s in which the namespace counted one refused connection
+    every `refused_every` s, sampled every 0.25 s."""
+    b = HistoryBuilder(seed=4)
+    for n in range(workers):
+        b.worker_start(f"worker-{n}#0")
+    b.worker_start("worker-0#1")  # a restart: the same worker slot
+    b.fault_start("network_outage")
+    start, count = b.t, 0
+    while b.t < start + window:
+        b.advance(0.25)
+        now = int((b.t - start) / refused_every)
+        if now != count:
+            count = now
+            b.op("network", "connects_refused", port=5432, refused=count)
+    b.fault_end("network_outage")
+    b.op("network", "connects_refused", port=5432, refused=count + 10_000)  # after: no
+    return History(ops=tuple(b.ops))
+
+
+def test_workers_reconnecting_with_a_backoff_pass() -> None:
+    r = check(_outage(refused_every=0.2), params_of(RETRIES_PACED))  # ~10 in 2 s, 3 workers
+    assert r.verdict == "pass", r.summary
+    assert r.evidence["connects"]["workers"] == 3 and r.evidence["connects"]["limit"] == 60
+    assert 8 <= r.evidence["connects"]["peak"] <= 11
+
+
+def test_a_reconnect_loop_without_pause_fails() -> None:
+    r = check(_outage(refused_every=0.001), params_of(RETRIES_PACED))
+    assert r.verdict == "fail"
+    assert "reconnected without pause" in r.summary and "3 workers" in r.summary
+    assert r.evidence["connects"]["peak"] >= 1500  # samples 0.25 s apart: 1.75 s of 2
