@@ -25,7 +25,11 @@ RETRIES_PACED = "workload.retries_paced"
 # waits longer for the gateway's answer. Only where every refusal is a retry: a worker
 # refused once per message it takes (the next message, not the same call) is paced by its
 # work, which a count cannot tell from a loop.
-DEFAULTS = {"max_refused_per_second": 10.0, "over_seconds": 2.0}
+# `actions`: count only refusals of these calls (empty: every call), for a scenario where
+# only some calls are retried in place (iam-boundary's receive loop) and the others
+# refused once per job (the next job's call, not a retry).
+DEFAULTS: dict[str, object] = {"max_refused_per_second": 10.0, "over_seconds": 2.0,
+                               "actions": []}
 
 
 def check_retries_paced(history: History, p: Params) -> CheckResult:
@@ -38,7 +42,7 @@ def check_retries_paced(history: History, p: Params) -> CheckResult:
                       "a worker's calls", {"window_seconds": 0}, p)
     start, end = starts[0].time, ends[-1].time
     over, limit = p["over_seconds"], p["max_refused_per_second"] * p["over_seconds"]
-    peaks = _refusals(history, start, end, over)
+    peaks = _refusals(history, start, end, over, set(p["actions"]))
     # Unpaced: a worker process refused more than `limit` times within `over` seconds.
     unpaced = [{"worker": worker, "refused": n, "within_seconds": over}
                for worker, n in peaks.items() if n > limit]
@@ -64,13 +68,14 @@ def check_retries_paced(history: History, p: Params) -> CheckResult:
                   "fault window", evidence, p)
 
 
-def _refusals(history: History, start: float, end: float, over: float) -> dict[str, int]:
-    """Per worker process, the most of its calls AWS refused within `over` seconds of the
-    window."""
+def _refusals(history: History, start: float, end: float, over: float,
+              actions: set[str]) -> dict[str, int]:
+    """Per worker process, the most of its calls (of `actions`, if any) AWS refused within
+    `over` seconds of the window."""
     times: dict[str, list[float]] = {}
     for op in history.of_kind("authz"):
         if op.process.startswith("worker") and op.value.decision != "Allow" \
-                and start <= op.time <= end:
+                and start <= op.time <= end and (not actions or op.value.action in actions):
             times.setdefault(op.process, []).append(op.time)
     return {worker: _peak(sorted(ts), over) for worker, ts in sorted(times.items())}
 

@@ -97,3 +97,22 @@ def test_a_reconnect_loop_without_pause_fails() -> None:
     assert r.verdict == "fail"
     assert "reconnected without pause" in r.summary and "3 workers" in r.summary
     assert r.evidence["connects"]["peak"] >= 1500  # samples 0.25 s apart: 1.75 s of 2
+
+
+def test_actions_narrow_the_count_to_the_calls_retried_in_place() -> None:
+    # A worker refused a store once per job it takes (paced by its work, not a retry) and
+    # a receive retried at once: with `actions`, only the receives count.
+    b = HistoryBuilder(seed=5)
+    b.worker_start("worker-0#0")
+    b.fault_start("iam_deny")
+    for _ in range(40):
+        b.op("worker-0#0", "authz", action="s3:PutObject", operation="PutObject",
+             resource="arn:aws:s3:::results/r.json", decision="ExplicitDeny",
+             deciding=["inline:kit-revoke"], reason="revoked")
+        b.advance(0.04)
+    b.fault_end("iam_deny")
+    stores = History(ops=tuple(b.ops))
+    receives_only = params_of(RETRIES_PACED, actions=["sqs:ReceiveMessage"])
+    assert check(stores, params_of(RETRIES_PACED)).verdict == "fail"
+    assert check(stores, receives_only).verdict == "pass"
+    assert check(_run({"worker-0#0": (40, 0.001)}), receives_only).verdict == "fail"
