@@ -80,6 +80,12 @@ CPU_LOG ?= .pytest_cache/cpu-seconds.txt
 ## a parallel and a serial phase; prints the slowest tests and the
 ## top CPU consumers of each
 test: export KIT_TEST_CPU = $(abspath $(CPU_LOG))
+# Every Python process of the suite (xdist workers, kit commands, servers) compiles the
+# kit's modules and pytest rewrites every test module once, not once per process: the
+# bytecode goes to a tree of its own, never beside the sources or into the venv (which the
+# adversarial test fingerprints), whatever PYTHONDONTWRITEBYTECODE the machine sets.
+test: export PYTHONPYCACHEPREFIX = $(abspath .pytest_cache/pycache)
+test: export PYTHONDONTWRITEBYTECODE =
 test: setup-localstack
 	@mkdir -p $(dir $(CPU_LOG)) && rm -f $(CPU_LOG)
 	$(call phases,not slow,--durations=15)
