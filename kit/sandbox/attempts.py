@@ -34,7 +34,7 @@ def attempt_fails(network: WorkerNetwork) -> int:
                  Path("/proc/thread-self/net/snmp").read_text().splitlines()
                  if line.startswith("Tcp:")]
         return int(dict(zip(lines[0][1:], lines[1][1:], strict=True))["AttemptFails"])
-    return network._in_namespace(read)
+    return network.in_namespace(read)
 
 
 class RefusedAttempts:

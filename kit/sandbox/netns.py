@@ -154,7 +154,8 @@ class WorkerNetwork:
                         found.append(int(entry))
         return found
 
-    def _in_namespace(self, action: Callable[[], T]) -> T:
+    def in_namespace(self, action: Callable[[], T]) -> T:
+        """Run `action` in a thread of the namespace (it ends with `action`)."""
         def inside() -> T:
             self.join()  # this thread only: it ends with `action`
             return action()
@@ -166,7 +167,7 @@ class WorkerNetwork:
             if self._closed or enabled == (port in self._listeners):
                 return
             if enabled:
-                listener = self._in_namespace(lambda: _listen(port))
+                listener = self.in_namespace(lambda: _listen(port))
                 self._listeners[port] = listener
                 threading.Thread(target=self._accept, args=(port, listener), daemon=True,
                                  name=f"relay-{port}").start()
