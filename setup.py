@@ -1,6 +1,6 @@
 """Packaging: the wheel carries the kit's shipped scenarios, goldens, variants and modules
 inside the package (kit/_shipped/), so that `pip install` outside the checkout gives a
-working `kit`. An editable install (`make venv`) copies nothing: the checkout's own trees
+working `kit` (providers/: the Go source of the stand-in providers `kit setup` builds). An editable install (`make venv`) copies nothing: the checkout's own trees
 are found beside the package (kit/scenario.py ROOT)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 # What a run reads from the kit's root (kit/scenario.py); never tests/, bench/ or fidelity/.
-SHIPPED = ("scenarios", "golden", "variants", "modules")
+SHIPPED = ("scenarios", "golden", "variants", "modules", "providers")
 # Left behind by local runs in a checkout; never part of a scenario.
 JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", ".terraform", ".terraform.lock.hcl",
                               "terraform.tfstate*")

@@ -39,10 +39,7 @@ from kit.rds.config import RdsTimings
 from kit.reward import RewardSpec
 from kit.workload.api import Check, WorkloadModule, load_checks, load_workload, validate_params
 
-# The kit's own root of scenarios/, golden/, variants/ and modules/: kit/_shipped/ in an
-# installed wheel (setup.py copies them there), else the checkout beside the package.
-SHIPPED = Path(__file__).resolve().parent / "_shipped"
-ROOT = SHIPPED if SHIPPED.is_dir() else Path(__file__).resolve().parent.parent
+ROOT = settings.ROOT
 SCENARIOS = ROOT / "scenarios"
 MODULES = ROOT / "modules"
 ENV_ROOTS = "KIT_SCENARIOS"  # os.pathsep-separated roots holding scenarios/, golden/, ...

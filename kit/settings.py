@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
+
+# The kit's own root of scenarios/, golden/, variants/, modules/ and providers/:
+# kit/_shipped/ in an installed wheel (setup.py copies them there), else the checkout
+# beside the package.
+SHIPPED = Path(__file__).resolve().parent / "_shipped"
+ROOT = SHIPPED if SHIPPED.is_dir() else Path(__file__).resolve().parent.parent
 
 # Pinned provider builds. The module proxy reachable here serves only a few revisions of
 # terraform-provider-aws; v5.82.1 (commit ba4eee9c) is refused with 403, so the kit pins the
@@ -35,9 +42,34 @@ UTILITY_PROVIDERS = {
 }
 
 
+# The kit's own stand-ins for two of those (providers/ in the checkout: Go source written
+# here, one main package each, built with the Go module proxy's plugin framework), under
+# the version of the release whose documented schema each serves (providers/README.md).
+STAND_IN_PROVIDERS = {
+    "null": {"version": "3.2.4", "package": "./null"},
+    "archive": {"version": "2.7.1", "package": "./archive"},
+}
+
+
 def provider_specs() -> dict[str, dict[str, str]]:
     """Every hashicorp provider the kit builds into the mirror, by name."""
-    return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **UTILITY_PROVIDERS}
+    return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **UTILITY_PROVIDERS,
+            **STAND_IN_PROVIDERS}
+
+
+def stand_in_source() -> Path:
+    """The Go module of the kit's stand-in providers."""
+    return ROOT / "providers"
+
+
+def stand_in_fingerprint() -> str:
+    """A short hash of the stand-ins' Go source (names and contents): a change rebuilds them."""
+    digest = hashlib.sha256()
+    root = stand_in_source()
+    for path in sorted(p for p in root.rglob("*")
+                       if p.name in ("go.mod", "go.sum") or p.suffix == ".go"):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 # A dev tool, not a run's: the tests lint action.yml and the example workflow with it.

@@ -32,8 +32,8 @@ _NO_MATCH = re.compile(
     re.S)
 _LOCKED = re.compile(r"locked\s+provider\s+registry\.\S+/(hashicorp)/([\w-]+)\s+(\S+)\s+does"
                      r"\s+not\s+match")
-# A HashiCorp provider the mirror holds no version of at all (null, archive, http,
-# cloudinit: the module proxy serves no release of them, README "Toolchain").
+# A HashiCorp provider the mirror holds no version of at all (http, cloudinit: the module
+# proxy serves no release of them and the kit has no stand-in, README "Toolchain").
 _ABSENT = re.compile(r"provider\s+registry\.terraform\.io/hashicorp/([\w-]+)\s+was\s+not"
                      r"\s+found\s+in\s+any\s+of\s+the\s+search\s+locations")
 _CORE = re.compile(r"^Error: Unsupported Terraform Core version$", re.M)
@@ -104,8 +104,8 @@ def _absent(text: str, promised: bool) -> Unmet | None:
     held = ", ".join(f"hashicorp/{name}" for name in settings.provider_specs())
     return Unmet(True, f"the stack needs {', '.join(f'hashicorp/{n}' for n in names)}, which "
                  f"the kit's provider mirror does not hold (it holds {held}; the Go module "
-                 "proxy serves no release of hashicorp/null, archive, http or cloudinit: "
-                 "README, Toolchain)")
+                 "proxy serves no release of hashicorp/http or cloudinit: README, "
+                 "Toolchain)")
 
 
 def _core(text: str, promised: bool) -> Unmet | None:

@@ -171,6 +171,18 @@ def _in_progress(text: str) -> str:
     return " while " + ", ".join(f"{a} was still {d}" for a, d in shown)
 
 
+# Types whose provider writes a file during the run, for another resource to read (an
+# archive_file's zip as a Lambda's `filename`, a local_file).
+_FILE_WRITERS = re.compile(r'^\s*(?:data|resource)\s+"(?:archive_file|local_file|'
+                           r'local_sensitive_file)"', re.M)
+
+
+def _writes_files(copy: Path) -> bool:
+    """Whether a Terraform file of the copy declares a type that writes a file."""
+    return any(_FILE_WRITERS.search(tf.read_text(errors="replace"))
+               for tf in copy.rglob("*.tf") if tf.is_file())
+
+
 def _link_into_provider_cwd(solution: Path, cwd: Path) -> None:
     """Make the solution's files visible from the attached provider's working directory.
 
@@ -258,10 +270,11 @@ class Terraform:
             # is consistent at once (see kit/toolchain/provider_patches.py).
             "KIT_EMULATOR_WAITERS": "1",
         }
-        if module != Path("."):
+        if module != Path(".") or _writes_files(self.dir):
             # The long-lived provider resolves a relative path (a Lambda's `filename`)
-            # against its own cwd, which mirrors the copy's top, not the root module's
-            # directory: terraform starts the provider in the root module instead.
+            # against its own cwd, which mirrors the copy's top as it was copied, not the
+            # root module's directory nor a file another provider writes during the run
+            # (an archive_file's zip): terraform starts the provider in the root module.
             reattach = None
         self.reattach = reattach
         if reattach:  # as the host sees it (where no sandbox can be made)

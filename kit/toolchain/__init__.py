@@ -98,7 +98,8 @@ def pieces() -> list[Piece]:
         *(Piece(f"hashicorp/{name} {spec['version']} in mirror",
                 str(provider_path(name, spec["version"])) if provider_current(name, spec)
                 or registry_mode() else None, setup)
-          for name, spec in settings.UTILITY_PROVIDERS.items()),
+          for name, spec in {**settings.UTILITY_PROVIDERS,
+                             **settings.STAND_IN_PROVIDERS}.items()),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
@@ -201,19 +202,36 @@ def _point_at_source(gomod: Path, module: str, source: Path | None) -> None:
     gomod.write_text("\n".join(lines) + "\n")
 
 
+def _go() -> tuple[str, dict[str, str]]:
+    """The go command and the environment every build runs it in."""
+    go = shutil.which("go")
+    if not go:
+        raise ToolchainError("`go` is not on PATH: install Go >= 1.26 to build the toolchain")
+    # The caller's GOFLAGS are kept (e.g. `-p=1` on a shared machine).
+    flags = " ".join(dict.fromkeys(["-buildvcs=false", *os.environ.get("GOFLAGS", "").split()]))
+    return go, {**os.environ, "GOFLAGS": flags, "GOTOOLCHAIN": "local"}
+
+
+def _build_into(name: str, package: str, work: Path, output: Path, log: Log) -> None:
+    """`go build` `package` in `work`, installed atomically as `output`."""
+    go, env = _go()
+    partial = work / (output.name + ".partial")
+    started = time.monotonic()
+    log(f"building {name} (rerun resumes from Go's build cache)")
+    _run([go, "build", "-mod=mod", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
+         work, log, work / "build.log", env)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial.replace(output)
+    log(f"built {name} in {time.monotonic() - started:.0f} s -> {output}")
+
+
 def go_build(name: str, module: str, revision: str, package: str, output: Path, log: Log,
              patch: provider_patches.Patch | None = None) -> Path | None:
     """Build `package` from `module@revision` in a wrapper module; install atomically.
     Returns the patched source tree it built from (None when unpatched)."""
-    go = shutil.which("go")
-    if not go:
-        raise ToolchainError("`go` is not on PATH: install Go >= 1.26 to build the toolchain")
+    go, env = _go()
     work = settings.cache_dir() / "build" / name
     work.mkdir(parents=True, exist_ok=True)
-    logfile = work / "build.log"
-    # The caller's GOFLAGS are kept (e.g. `-p=1` on a shared machine).
-    flags = " ".join(dict.fromkeys(["-buildvcs=false", *os.environ.get("GOFLAGS", "").split()]))
-    env = {**os.environ, "GOFLAGS": flags, "GOTOOLCHAIN": "local"}
     # Only the module itself is downloaded up front; `go build -mod=mod` then fetches just
     # the modules the (possibly trimmed) package graph imports.
     info = subprocess.run([go, "mod", "download", "-json", f"{module}@{revision}"], cwd=work,
@@ -229,15 +247,17 @@ def go_build(name: str, module: str, revision: str, package: str, output: Path, 
     source = (provider_patches.patched_source(Path(downloaded["Dir"]), patch, work)
               if patch else None)
     _point_at_source(gomod, module, source)
-    partial = work / (output.name + ".partial")
-    started = time.monotonic()
-    log(f"building {name} (rerun resumes from Go's build cache)")
-    _run([go, "build", "-mod=mod", "-trimpath", "-ldflags=-s -w", "-o", str(partial), package],
-         work, log, logfile, env)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    partial.replace(output)
-    log(f"built {name} in {time.monotonic() - started:.0f} s -> {output}")
+    _build_into(name, package, work, output, log)
     return source
+
+
+def build_stand_in(name: str, package: str, output: Path, log: Log) -> None:
+    """Build one of the kit's stand-in providers from its Go source, in a copy under the
+    build cache (`-mod=mod` may rewrite go.sum there, never in the checkout)."""
+    work = settings.cache_dir() / "build" / f"provider-{name}" / "src"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(settings.stand_in_source(), work)
+    _build_into(name, package, work, output, log)
 
 
 def _stamp(target: Path) -> Path:
@@ -245,6 +265,8 @@ def _stamp(target: Path) -> Path:
 
 
 def _build_id(name: str, spec: dict[str, str]) -> str:
+    if "package" in spec:
+        return f"stand-in {settings.stand_in_fingerprint()}"
     patch = PATCHES.get(name, provider_patches.Patch())
     return f"{spec['revision']} {provider_patches.fingerprint(patch)}"
 
@@ -266,8 +288,9 @@ def install_provider(name: str, spec: dict[str, str], log: Log) -> Path:
     """Build a hashicorp provider into the mirror for both registry hosts; idempotent."""
     target = provider_path(name, spec["version"])
     if not provider_current(name, spec):
-        source = go_build(f"provider-{name}", spec["module"], spec["revision"], spec["module"],
-                          target, log, PATCHES.get(name))
+        source = (build_stand_in(name, spec["package"], target, log) if "package" in spec
+                  else go_build(f"provider-{name}", spec["module"], spec["revision"],
+                                spec["module"], target, log, PATCHES.get(name)))
         target.chmod(0o755)
         if source is not None and (source / provider_patches.CATALOGUE).exists():
             shutil.copyfile(source / provider_patches.CATALOGUE, catalogue_path(name))
@@ -355,7 +378,8 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     chromium.install(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
-        for name, spec in settings.UTILITY_PROVIDERS.items():
+        for name, spec in {**settings.UTILITY_PROVIDERS,
+                           **settings.STAND_IN_PROVIDERS}.items():
             install_provider(name, spec, log)
         install_provider("aws", settings.AWS_PROVIDER, log)
     write_cli_config()

@@ -23,6 +23,7 @@ def pins() -> dict[str, object]:
     return {
         **settings.provider_specs(),
         "aws_edits": provider_patches.fingerprint(provider_patches.AWS),
+        "stand_ins": settings.stand_in_fingerprint(),
         "tofu": settings.TOFU_VERSION, "toxiproxy": settings.TOXIPROXY,
         "actionlint": settings.ACTIONLINT, "runtime": runtime.wanted(),
         "localstack": localstack_install.VERSION,

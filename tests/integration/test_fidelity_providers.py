@@ -9,8 +9,11 @@ module and of every module, and fails when none does; `required_version` likewis
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -38,16 +41,18 @@ def sandbox():  # noqa: ANN201
 
 
 def _terraform(sandbox: Sandbox, tmp_path: Path, files: dict[str, str], *,
-               promised: bool = True, **configure: object) -> Terraform:
+               promised: bool = True, attached: bool = True,
+               **configure: object) -> Terraform:
     """A configured working copy of a stack made of `files`, attached to the sandbox's
-    provider as a run's is."""
+    provider as a run's is (not `attached`: a stack whose providers write files, which
+    terraform runs with a provider of its own, in the root module)."""
     solution = tmp_path / "solution"
     for name, text in files.items():
         (solution / name).parent.mkdir(parents=True, exist_ok=True)
         (solution / name).write_text(text)
     tf = Terraform(solution, tmp_path / "work", reattach=sandbox.provider.reattach,
                    provider_cwd=sandbox.provider.cwd, promised=promised)
-    assert tf.reattach, "the stack must run with the attached provider"
+    assert bool(tf.reattach) == attached, "the stack must run with the attached provider"
     tf.configure(sandbox.moto.url, **configure)
     return tf
 
@@ -92,10 +97,9 @@ resource "aws_sqs_queue" "q" {
 
 def test_a_stack_using_the_time_local_and_tls_providers_applies_and_destroys(
         sandbox: Sandbox, tmp_path: Path) -> None:
-    """The utility providers the mirror holds (null, archive, http and cloudinit are not
-    served by the module proxy: README, Toolchain) install offline beside the attached AWS
-    provider, read back clean and destroy."""
-    tf = _terraform(sandbox, tmp_path, {"main.tf": UTILITIES_TF})
+    """The utility providers the mirror builds from the module proxy install offline beside
+    the attached AWS provider, read back clean and destroy."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": UTILITIES_TF}, attached=False)
     tf.init()
     tf.apply()
     assert (tf.root / "deploy.pub").read_text().startswith("ssh-ed25519 ")
@@ -116,41 +120,107 @@ terraform {
 
 resource "time_static" "created" {}
 
-resource "null_resource" "marker" {
-  triggers = { at = time_static.created.rfc3339 }
-}
-
 data "archive_file" "handler" {
   type        = "zip"
-  output_path = "${path.module}/handler.zip"
-  source {
-    content  = "def handler(event, context):\\n    return event\\n"
-    filename = "handler.py"
+  output_path = "${path.module}/build/handler.zip"
+  source_dir  = "${path.module}/src"
+  excludes    = ["tests"]
+}
+
+data "null_data_source" "names" {
+  inputs = { function = "null-time-archive" }
+}
+
+resource "aws_iam_role" "fn" {
+  name = "null-time-archive"
+  assume_role_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole",
+                   Principal = { Service = "lambda.amazonaws.com" } }]
+  })
+}
+
+resource "aws_lambda_function" "fn" {
+  function_name    = data.null_data_source.names.outputs["function"]
+  role             = aws_iam_role.fn.arn
+  runtime          = "python3.12"
+  handler          = "handler.handler"
+  filename         = data.archive_file.handler.output_path
+  source_code_hash = data.archive_file.handler.output_base64sha256
+  tags             = { created = time_static.created.rfc3339 }
+}
+
+resource "null_resource" "deployed" {
+  triggers = { code = aws_lambda_function.fn.source_code_hash }
+}
+"""
+
+HANDLER = {"src/handler.py": "def handler(event, context):\n    return event\n",
+           "src/lib/util.py": "ANSWER = 42\n", "src/tests/test_handler.py": "import handler\n"}
+
+
+def test_a_stack_using_null_time_and_archive_applies_and_destroys(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    """hashicorp/null and archive are the kit's stand-ins (providers/; the module proxy
+    serves no release of them). The Registry's archive_file documents a zip of
+    `source_dir` without what `excludes` names, written when read, with
+    `output_base64sha256` its base64 SHA-256; Lambda's API reference documents
+    FunctionConfiguration.CodeSha256 as "the SHA256 hash of the function's deployment
+    package", base64: the two agree, the stack reads back clean, and a read of unchanged
+    sources gives the same bytes."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": NULL_TIME_ARCHIVE_TF, **HANDLER},
+                    promised=False, attached=False)
+    tf.init()
+    tf.apply()
+    package = tf.root / "build" / "handler.zip"
+    with zipfile.ZipFile(package) as zipped:
+        assert sorted(zipped.namelist()) == ["handler.py", "lib/util.py"]
+    function = aws.client("lambda", sandbox.moto.url).get_function(
+        FunctionName="null-time-archive")["Configuration"]
+    assert function["CodeSha256"] == base64.b64encode(
+        hashlib.sha256(package.read_bytes()).digest()).decode()
+    assert tf.pending_changes() == []
+    tf.destroy()
+
+
+CLOUDINIT_TF = """
+terraform {
+  required_providers {
+    aws       = { source = "hashicorp/aws", version = "~> 6.0" }
+    time      = { source = "hashicorp/time", version = "~> 0.13" }
+    cloudinit = { source = "hashicorp/cloudinit", version = "~> 2.3" }
+  }
+}
+
+data "cloudinit_config" "boot" {
+  part {
+    content_type = "text/x-shellscript"
+    content      = "echo hello"
   }
 }
 
 resource "aws_sqs_queue" "q" {
-  name = "null-time-archive"
-  tags = { zip = data.archive_file.handler.output_base64sha256 }
+  name = "cloudinit"
+  tags = { boot = sha256(data.cloudinit_config.boot.rendered) }
 }
 """
 
 
-def test_a_stack_using_null_time_and_archive_is_the_kits_error_naming_what_is_missing(
+def test_a_stack_needing_a_provider_the_mirror_lacks_is_the_kits_error_naming_it(
         sandbox: Sandbox, tmp_path: Path) -> None:
-    """The issue asks that such a stack apply; it cannot: the Go module proxy serves no
-    release of hashicorp/null or archive (README, Toolchain). Terraform, "Provider
-    Installation": init fails for a provider no search location has. The closest right
-    thing, in a real init with the attached provider: the kit's `error` naming both
-    missing providers (time, which the mirror holds, is not named), nothing applied."""
-    tf = _terraform(sandbox, tmp_path, {"main.tf": NULL_TIME_ARCHIVE_TF}, promised=False)
+    """hashicorp/cloudinit: the module proxy serves no release of it and the kit has no
+    stand-in (README, Toolchain). Terraform, "Provider Installation": init fails for a
+    provider no search location has; in a real init with the attached provider that is
+    the kit's `error` naming the missing provider (time, which the mirror holds, is not
+    named), nothing applied."""
+    tf = _terraform(sandbox, tmp_path, {"main.tf": CLOUDINIT_TF}, promised=False)
     with pytest.raises(EnvironmentFailure) as caught:
         tf.init()
     reason = caught.value.reason
-    assert reason.startswith("the stack needs hashicorp/archive, hashicorp/null, which "
-                             "the kit's provider mirror does not hold"), reason
+    assert reason.startswith("the stack needs hashicorp/cloudinit, which the kit's provider "
+                             "mirror does not hold"), reason
     queues = aws.client("sqs", sandbox.moto.url).list_queues().get("QueueUrls", [])
-    assert not [url for url in queues if url.endswith("/null-time-archive")]
+    assert not [url for url in queues if url.endswith("/cloudinit")]
 
 
 OLD_AWS = {

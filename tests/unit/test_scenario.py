@@ -91,8 +91,8 @@ def test_shipped_scenario_loads_with_every_invariant_parameterised() -> None:
      "give whole seconds from 60 to 1209600"),
     (lambda d: d["invariants"]["delivery.retention"].update(queues={"queue.dlq": 1_209_601}),
      "from 60 to 1209600"),
-    (lambda d: d["toolchain"].update(allowed_providers=["hashicorp/aws", "hashicorp/null"]),
-     "toolchain: Value error, allowed_providers: hashicorp/null is not in the kit's "
+    (lambda d: d["toolchain"].update(allowed_providers=["hashicorp/aws", "hashicorp/cloudinit"]),
+     "toolchain: Value error, allowed_providers: hashicorp/cloudinit is not in the kit's "
      "provider mirror"),
 ])
 def test_schema_errors_name_the_file_and_field(tmp_path: Path, mutate, field: str) -> None:  # noqa: ANN001

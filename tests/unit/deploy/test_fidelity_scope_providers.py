@@ -27,13 +27,14 @@ def _example(tmp_path: Path, main_tf: str, name: str = "ex") -> Path:
 
 def test_the_rule_is_the_mirrors_providers() -> None:
     assert {"hashicorp/aws", "hashicorp/random", "hashicorp/time", "hashicorp/local",
-            "hashicorp/tls"} == set(PROVIDERS)
+            "hashicorp/tls", "hashicorp/null", "hashicorp/archive"} == set(PROVIDERS)
 
 
 def test_a_utility_provider_in_the_mirror_is_in_scope_one_outside_is_not(
         scope: Scope, tmp_path: Path) -> None:
     built = _example(tmp_path, 'resource "time_static" "t" {}\n'
-                               'resource "tls_private_key" "k" { algorithm = "ED25519" }\n')
+                               'resource "tls_private_key" "k" { algorithm = "ED25519" }\n'
+                               'resource "null_resource" "n" {}\n')
     assert scope.reason_out_of_scope(built) is None
-    other = _example(tmp_path, 'resource "null_resource" "n" {}\n', "other")
+    other = _example(tmp_path, 'data "cloudinit_config" "c" {}\n', "other")
     assert str(scope.reason_out_of_scope(other)).startswith("needs another provider")

@@ -57,9 +57,9 @@ def test_doctor_lists_each_utility_provider_with_its_fix(
     monkeypatch.delenv("KIT_PROVIDERS", raising=False)
     cli.main(["doctor"])
     out = capsys.readouterr().out
-    for name, spec in settings.UTILITY_PROVIDERS.items():
+    for name, spec in {**settings.UTILITY_PROVIDERS, **settings.STAND_IN_PROVIDERS}.items():
         assert f"hashicorp/{name} {spec['version']} in mirror" in out
-    assert {"time", "local", "tls"} <= set(settings.provider_specs())
+    assert {"time", "local", "tls", "null", "archive"} <= set(settings.provider_specs())
 
 
 def test_the_build_keeps_the_callers_goflags(
