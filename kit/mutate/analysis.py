@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.errors import InputError
-from kit.mutate import equivalents, generate
+from kit.mutate import equivalents, generate, reach
 from kit.mutate import reuse as reused
 from kit.mutate.run import Judged, faults_for, judge_runs, judge_static
 from kit.run.result import RunResult
@@ -77,13 +77,29 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     earlier: dict[str, dict[str, object]] = {}
     for path in reuse or []:
         earlier |= reused.load(path, [j.mutant.id for j in undecided])
+    reached = None
+    if not (all_faults or chosen) and any(j.mutant.file.endswith(".py") for j in undecided):
+        reached = _reach(scenario, solution, out, reuse or [], seed=seed, jobs=jobs,
+                         emulator=emulator)
     reused.apply(undecided, earlier,
-                 lambda j: faults_for(scenario, j.mutant, seed, all_faults, chosen))
+                 lambda j: faults_for(scenario, j.mutant, seed, all_faults, chosen, reached))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
-               jobs=jobs, emulator=emulator, chosen=chosen, executor=executor,
-               address=address, progress=progress)
+               jobs=jobs, emulator=emulator, chosen=chosen, reached=reached,
+               executor=executor, address=address, progress=progress)
     return Analysis(scenario.name, str(solution), seed, all_faults, judged, chosen)
+
+
+def _reach(scenario: Scenario, solution: Path, out: Path, reuse: list[Path], *, seed: int,
+           jobs: int, emulator: str) -> reach.Reach | None:
+    """What each fault's run of the solution executes of its worker code: the latest
+    reused directory's (its reach.json, kept in `out` too), else measured now."""
+    for path in reversed(reuse):
+        found = reach.load(path if path.is_dir() else path.parent)
+        if found is not None:
+            reach.save(found, out)
+            return found
+    return reach.measure(scenario, solution, out, seed=seed, jobs=jobs, emulator=emulator)
 
 
 def _equivalents(scenario: Scenario, solution: Path, ids: set[str]) -> dict[str, str]:

@@ -3,11 +3,11 @@
 fault drawn from the seed (or under every fault), through kit/matrix.py's runner (the kill
 matrix's sandboxes and executors) and kit/run/'s pipeline. A mutant is killed when an
 invariant fails (or a static finding the solution has not appears); it survives with
-reward 1.00."""
+reward 1.00. A worker-code mutant's fault is drawn among those that reach the code it
+changes (kit/mutate/reach.py)."""
 
 from __future__ import annotations
 
-import random
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,8 +15,10 @@ from pathlib import Path
 
 from kit.ci import static
 from kit.matrix import Matrix, Subject, _Sandboxes, execute
+from kit.mutate import reach
 from kit.mutate.apply import materialize
 from kit.mutate.mutant import Mutant
+from kit.mutate.reach import Reach
 from kit.run.result import RunResult
 from kit.scenario import Scenario
 from kit.validate import Row
@@ -44,18 +46,14 @@ class Judged:
                 "reward": self.reward, "reason": self.reason, "runs": self.runs}
 
 
-def sampled_fault(scenario: Scenario, mutant: Mutant, seed: int) -> str:
-    """The fault a mutant runs under by default: drawn from the seed and its id (stable)."""
-    return random.Random(f"{seed}:{mutant.id}").choice(sorted(scenario.faults))
-
-
 def faults_for(scenario: Scenario, mutant: Mutant, seed: int, all_faults: bool,
-               chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The faults a mutant runs under: every fault, the ones chosen (`--fault`: those that
-    can reach the mutated code), or the one drawn for it."""
+               chosen: tuple[str, ...] = (), reached: Reach | None = None) -> tuple[str, ...]:
+    """The faults a mutant runs under: every fault, the ones chosen (`--fault`), or the
+    one drawn for it (among those whose run of the solution executed the code it changes,
+    when `reached` says: kit/mutate/reach.py)."""
     if all_faults:
         return tuple(sorted(scenario.faults))
-    return chosen or (sampled_fault(scenario, mutant, seed),)
+    return chosen or (reach.drawn(scenario, mutant, seed, reached),)
 
 
 def static_findings(scenario: Scenario, root: Path) -> set[tuple[str, str]]:
@@ -93,14 +91,15 @@ class MutantOf:
 
 def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Path, *,
                seed: int, all_faults: bool, jobs: int, emulator: str = "moto",
-               chosen: tuple[str, ...] = (),
+               chosen: tuple[str, ...] = (), reached: Reach | None = None,
                executor: str = "local", address: str | None = None,
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
     """Run every mutant not yet decided, under its sampled fault (or every fault), on
     `executor` (kit/matrix.py)."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
     rows = {j.mutant.id: [Row(j.mutant.id, f, ())
-                          for f in faults_for(scenario, j.mutant, seed, all_faults, chosen)]
+                          for f in faults_for(scenario, j.mutant, seed, all_faults, chosen,
+                                              reached)]
             for j in left}
     subjects: dict[str, Subject] = {j.mutant.id: MutantOf(solution, j.mutant) for j in left}
     matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, None), progress)

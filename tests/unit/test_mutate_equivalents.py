@@ -15,8 +15,9 @@ from kit.matrix import dir_name as run_dir_name
 from kit.mutate import equivalents, reuse
 from kit.mutate.analysis import Analysis, analyse
 from kit.mutate.mutant import Mutant, unified
+from kit.mutate.reach import drawn
 from kit.mutate.report import markdown, write
-from kit.mutate.run import Judged, _verdict, faults_for, judge_static, sampled_fault
+from kit.mutate.run import Judged, _verdict, faults_for, judge_static
 from kit.run.result import RunResult
 from kit.validate import Row
 
@@ -81,8 +82,8 @@ def test_a_mutant_s_verdict_from_its_runs(outcomes: list, status: str,
 
 def test_the_sampled_fault_is_stable_and_a_fault_of_the_scenario() -> None:
     sc = scenario.load("order-pipeline")
-    assert sampled_fault(sc, MUTANT, 1) == sampled_fault(sc, MUTANT, 1) in sc.faults
-    assert len({sampled_fault(sc, MUTANT, s) for s in range(30)}) > 1
+    assert drawn(sc, MUTANT, 1, None) == drawn(sc, MUTANT, 1, None) in sc.faults
+    assert len({drawn(sc, MUTANT, s, None) for s in range(30)}) > 1
 
 
 def test_chosen_faults_replace_the_sampled_one_and_an_unknown_one_is_named(
