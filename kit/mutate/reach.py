@@ -84,7 +84,9 @@ class Traced:
 
 def traced(scenario: Scenario) -> Scenario | None:
     """The scenario with the tracer on its workers' PYTHONPATH; None when its consumers are
-    no worker processes (a Lambda consumer, a drill's runbook)."""
+    no worker processes (a Lambda consumer, a drill's runbook). A team's workers with
+    declared dependencies keep their sandbox's PYTHONPATH (kit/bind.py) and run untraced:
+    nothing reaches their code, so their mutants are drawn among every fault."""
     workers = scenario.workers
     if workers is None or workers.kind != "process" or "PYTHONPATH" in workers.env:
         return None

@@ -7,6 +7,15 @@ LocalStack 4.13.1 is the last release that installs on Python 3.11, but its KMS 
 3.12): on 3.11 every CreateKey failed with InternalError ("encoding without a string
 argument"). The shim gives 3.11's uuid5 the 3.12 behaviour: bytes are hashed as they are.
 
+Two more of its modules need 3.12: `localstack.packages.api` annotates `Lock | None`, and
+3.11's threading.Lock is a function, so the module failed to import and every Lambda
+CreateFunction with it ("Error while creating lambda: unsupported operand type(s) for |");
+it is compiled with postponed annotations (PEP 563), as if it began with `from __future__
+import annotations`. And its Lambda prepares each function version for its Docker
+executor (a runtime binary downloaded from GitHub, a container image): in the kit's
+sandbox, with no Docker and no network, every function ended `Failed` where AWS makes it
+`Active`; `lambda_functions_activate_without_docker` keeps only the code's unpacking then.
+
 LocalStack serves EC2 and Secrets Manager from its own bundled moto, which has the gaps
 the kit fixes in its moto (kit/sandbox/fidelity/). The fixes that apply unchanged to
 LocalStack's moto (`SHARED`: standalone modules, stdlib and moto only, loaded here by
@@ -15,6 +24,7 @@ starts as fast as before; `managed_rotation_needs_no_function` is LocalStack's o
 """
 
 from __future__ import annotations
+import __future__
 
 import hashlib
 import importlib.abc
@@ -81,6 +91,56 @@ def managed_rotation_needs_no_function() -> None:
     SecretsManagerBackend.rotate_secret = rotate_secret  # type: ignore[method-assign]
 
 
+def lambda_functions_activate_without_docker() -> None:
+    """A function version is ready once its code is unpacked, when there is no Docker.
+
+    AWS (Lambda Developer Guide, "Lambda function states"): a new function is Pending, then
+    Active once its resources are ready; Failed only when they could not be. LocalStack's
+    Docker executor also fetches its runtime binary and image at that point, which the
+    sandbox cannot (no Docker, no network): only the unpacking of the code (a bad archive
+    still fails the function) is kept. Invoking the function still needs Docker there.
+    """
+    from localstack.services.lambda_.invocation import docker_runtime_executor as executor
+
+    prepare = executor.DockerRuntimeExecutor.prepare_version
+
+    def prepare_version(cls: Any, function_version: Any) -> None:
+        if executor.CONTAINER_CLIENT.has_docker():
+            prepare.__func__(cls, function_version)  # type: ignore[attr-defined]
+        elif function_version.config.code:
+            function_version.config.code.prepare_for_execution()
+
+    executor.DockerRuntimeExecutor.prepare_version = classmethod(  # type: ignore[assignment]
+        prepare_version)
+
+
+class PostponedAnnotations(importlib.abc.MetaPathFinder):
+    """Compiles the modules `names` as if they began with `from __future__ import
+    annotations` (from source, never from a bytecode cache of the plain compile)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def find_spec(self, name: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        """The module's own spec, with a loader compiling it so."""
+        if name not in self.names:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is None or spec.origin is None:
+            return spec
+        spec.loader = _Postponed(name, spec.origin)
+        return spec
+
+
+class _Postponed(importlib.machinery.SourceFileLoader):
+    def get_code(self, fullname: str) -> Any:
+        source = self.get_source(fullname)
+        assert source is not None
+        return compile(source, self.path, "exec", dont_inherit=True,
+                       flags=__future__.annotations.compiler_flag)
+
+
 # Fixes of the kit's moto that LocalStack's moto needs too: by the module whose import they
 # follow, the fix module of kit/sandbox/fidelity/ and its functions, in order.
 SHARED: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -144,10 +204,13 @@ def fidelity_fixes() -> AfterImport:
     # Innermost: the kit's schedule and cancel fixes wrap the rotation it lets through.
     fixes["localstack.services.secretsmanager.provider"].insert(
         0, managed_rotation_needs_no_function)
+    fixes["localstack.services.lambda_.invocation.docker_runtime_executor"] = [
+        lambda_functions_activate_without_docker]
     return AfterImport(dict(fixes))
 
 
 if __name__ == "__main__":
     uuid5_accepts_bytes()
+    sys.meta_path.insert(0, PostponedAnnotations({"localstack.packages.api"}))
     sys.meta_path.insert(0, fidelity_fixes())
     runpy.run_module("localstack.runtime.main", run_name="__main__", alter_sys=True)
