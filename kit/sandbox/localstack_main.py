@@ -26,6 +26,7 @@ starts as fast as before; `managed_rotation_needs_no_function` is LocalStack's o
 from __future__ import annotations
 import __future__
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -112,6 +113,94 @@ def lambda_functions_activate_without_docker() -> None:
 
     executor.DockerRuntimeExecutor.prepare_version = classmethod(  # type: ignore[assignment]
         prepare_version)
+
+
+def an_empty_redrive_allow_policy_is_removed() -> None:
+    """SetQueueAttributes with an empty RedriveAllowPolicy removes it, as an empty Policy
+    or RedrivePolicy.
+
+    AWS (SQS API reference, SetQueueAttributes; GetQueueAttributes returns only the
+    attributes a queue has): an attribute set to "" is cleared. LocalStack 4.13.1 clears
+    Policy and RedrivePolicy so but kept RedriveAllowPolicy as "", which the AWS provider's
+    destroy of aws_sqs_queue_redrive_allow_policy waits to see absent (an empty string is no
+    JSON it can compare): every such destroy ran into its timeout.
+    """
+    from localstack.services.sqs.provider import SqsProvider
+
+    original = SqsProvider.set_queue_attributes
+
+    @functools.wraps(original)
+    def set_queue_attributes(self: Any, context: Any, queue_url: str, attributes: Any,
+                             **kwargs: Any) -> None:
+        original(self, context, queue_url, attributes, **kwargs)
+        if (attributes or {}).get("RedriveAllowPolicy") == "":
+            queue = self._resolve_queue(context, queue_url=queue_url)
+            queue.attributes.pop("RedriveAllowPolicy", None)
+
+    SqsProvider.set_queue_attributes = set_queue_attributes  # type: ignore[method-assign]
+
+
+def imported_key_material_keeps_its_expiry() -> None:
+    """DescribeKey of a key whose imported material expires says when (ValidTo).
+
+    AWS (KMS API reference, KeyMetadata.ValidTo: "The time at which the imported key
+    material expires ... present only when Origin is EXTERNAL and whose ExpirationModel is
+    KEY_MATERIAL_EXPIRES"). LocalStack 4.13.1 checks ImportKeyMaterial's ValidTo but never
+    stores it, and the AWS provider waits for aws_kms_external_key's `valid_to` to read back
+    (terraform-aws-modules/kms's external keys): every such apply ran into its timeout.
+    """
+    from localstack.services.kms.provider import KmsProvider
+
+    original = KmsProvider.import_key_material
+
+    @functools.wraps(original)
+    def import_key_material(self: Any, context: Any, key_id: str, import_token: Any,
+                            encrypted_key_material: Any, valid_to: Any = None,
+                            expiration_model: Any = None, *args: Any, **kwargs: Any) -> Any:
+        answer = original(self, context, key_id, import_token, encrypted_key_material,
+                          valid_to, expiration_model, *args, **kwargs)
+        key = self._get_kms_key(context.account_id, context.region, key_id,
+                                enabled_key_allowed=True, disabled_key_allowed=True)
+        if valid_to and key.metadata.get("ExpirationModel") == "KEY_MATERIAL_EXPIRES":
+            key.metadata["ValidTo"] = valid_to
+        return answer
+
+    KmsProvider.import_key_material = import_key_material  # type: ignore[method-assign]
+
+
+def replica_keys_take_their_own_policy_and_tags() -> None:
+    """A replica key gets the Policy and Tags of its ReplicateKey request, not its primary's;
+    the replica of a key with imported material waits for its own import.
+
+    AWS (KMS API reference, ReplicateKey: Policy, "If you do not provide a key policy, AWS
+    KMS attaches the default key policy"; Tags, "Tags are not a shared property of
+    multi-Region keys"; and for a primary key whose Origin is EXTERNAL, "the replica key is
+    created with no key material ... its key state is PendingImport"). LocalStack 4.13.1
+    copies the primary key whole: the AWS provider waited for aws_kms_replica_key's own
+    policy and tags to read back until the apply's timeout, and refused an
+    aws_kms_replica_external_key that was Enabled before its import.
+    """
+    from localstack.services.kms.models import kms_stores
+    from localstack.services.kms.provider import KmsProvider
+
+    original = KmsProvider.replicate_key
+
+    @functools.wraps(original)  # its dispatch marks (the request is passed whole)
+    def replicate_key(self: Any, context: Any, request: Any) -> Any:
+        answer = original(self, context, request)
+        region = request.get("ReplicaRegion")
+        replica = kms_stores[context.account_id][region].keys[
+            answer["ReplicaKeyMetadata"]["KeyId"]]
+        replica.tags = {}
+        replica.add_tags(request.get("Tags"))
+        replica.policy = request.get("Policy") or replica._get_default_key_policy(
+            context.account_id, region)
+        if replica.metadata.get("Origin") == "EXTERNAL":
+            replica.metadata.update(KeyState="PendingImport", Enabled=False)
+            answer["ReplicaKeyMetadata"].update(KeyState="PendingImport", Enabled=False)
+        return answer
+
+    KmsProvider.replicate_key = replicate_key  # type: ignore[method-assign]
 
 
 class PostponedAnnotations(importlib.abc.MetaPathFinder):
@@ -206,6 +295,9 @@ def fidelity_fixes() -> AfterImport:
         0, managed_rotation_needs_no_function)
     fixes["localstack.services.lambda_.invocation.docker_runtime_executor"] = [
         lambda_functions_activate_without_docker]
+    fixes["localstack.services.sqs.provider"] = [an_empty_redrive_allow_policy_is_removed]
+    fixes["localstack.services.kms.provider"] = [imported_key_material_keeps_its_expiry,
+                                                 replica_keys_take_their_own_policy_and_tags]
     return AfterImport(dict(fixes))
 
 

@@ -9,17 +9,23 @@ Amazon RDS resources": `KmsKeyId` names a customer managed key of the account an
 secret in Secrets Manager, encrypted with the key `MasterUserSecretKmsKeyId` names, and
 deletes it with the instance). Issue 25, class 3.
 
-Also the fixes LocalStack's own bundled moto gets (kit/sandbox/localstack_main.py): the
-master secret's managed rotation, and a dual-stack subnet.
+Also the fixes LocalStack gets (kit/sandbox/localstack_main.py): the master secret's
+managed rotation, a dual-stack subnet, Lambda functions without Docker, an empty redrive
+allow policy, imported key material's expiry and replica keys.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import boto3
 import botocore.exceptions
 import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from kit import aws
 from kit.deploy.evidence import Witness
@@ -400,3 +406,65 @@ def test_a_lookup_localstack_does_not_answer_is_the_kits_error_naming_the_split(
     assert "the LocalStack split" in error["Message"]
     assert nobody in error["Message"]
     assert "the LocalStack split" in str(failed.value)
+
+
+def _kms(sandbox: Sandbox, region: str = aws.REGION) -> Any:
+    return boto3.client("kms", endpoint_url=sandbox.routes.primary.url, region_name=region,
+                        aws_access_key_id=aws.ADMIN.access_key_id,
+                        aws_secret_access_key=aws.ADMIN.secret_access_key)
+
+
+def test_an_empty_redrive_allow_policy_is_removed_on_localstack(sandbox: Sandbox) -> None:
+    """AWS (SQS API reference, SetQueueAttributes; GetQueueAttributes returns the
+    attributes a queue has): RedriveAllowPolicy set to "" is cleared, as the AWS provider's
+    destroy of aws_sqs_queue_redrive_allow_policy waits to see."""
+    sqs = aws.client("sqs", sandbox.routes.primary.url)
+    url = sqs.create_queue(QueueName="lssplit-allow")["QueueUrl"]
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={
+        "RedriveAllowPolicy": '{"redrivePermission": "allowAll"}'})
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedriveAllowPolicy": ""})
+    got = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    assert "RedriveAllowPolicy" not in got
+
+
+def test_imported_key_material_reads_back_its_expiry_on_localstack(sandbox: Sandbox) -> None:
+    """AWS (KMS API reference, KeyMetadata.ValidTo: present when Origin is EXTERNAL and
+    ExpirationModel is KEY_MATERIAL_EXPIRES): DescribeKey says when the material expires."""
+    kms = _kms(sandbox)
+    key = kms.create_key(Origin="EXTERNAL")["KeyMetadata"]["KeyId"]
+    params = kms.get_parameters_for_import(KeyId=key, WrappingAlgorithm="RSAES_OAEP_SHA_256",
+                                           WrappingKeySpec="RSA_2048")
+    public = serialization.load_der_public_key(params["PublicKey"])
+    assert isinstance(public, rsa.RSAPublicKey)
+    wrapped = public.encrypt(bytes(32), padding.OAEP(mgf=padding.MGF1(hashes.SHA256()),
+                                                     algorithm=hashes.SHA256(), label=None))
+    valid_to = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
+    kms.import_key_material(KeyId=key, ImportToken=params["ImportToken"],
+                            EncryptedKeyMaterial=wrapped, ValidTo=valid_to,
+                            ExpirationModel="KEY_MATERIAL_EXPIRES")
+    described = kms.describe_key(KeyId=key)["KeyMetadata"]
+    assert (described["KeyState"], described["ValidTo"]) == ("Enabled", valid_to)
+
+
+def test_a_replica_key_has_its_own_policy_tags_and_import_on_localstack(
+        sandbox: Sandbox) -> None:
+    """AWS (KMS API reference, ReplicateKey): the replica takes the request's Policy (else
+    the default key policy) and Tags ("not a shared property of multi-Region keys"); the
+    replica of a key with imported material is PendingImport until its own import."""
+    kms, replicas = _kms(sandbox), _kms(sandbox, "eu-west-1")
+    primary = kms.create_key(MultiRegion=True, Tags=[{"TagKey": "of", "TagValue": "primary"}])
+    policy = ('{"Version": "2012-10-17", "Statement": [{"Sid": "replica", "Effect": "Allow", '
+              '"Principal": {"AWS": "arn:aws:iam::123456789012:root"}, "Action": "kms:*", '
+              '"Resource": "*"}]}')
+    replica = kms.replicate_key(KeyId=primary["KeyMetadata"]["KeyId"],
+                                ReplicaRegion="eu-west-1", Policy=policy,
+                                Tags=[{"TagKey": "of", "TagValue": "replica"}])
+    key = replica["ReplicaKeyMetadata"]["KeyId"]
+    assert replicas.list_resource_tags(KeyId=key)["Tags"] == [
+        {"TagKey": "of", "TagValue": "replica"}]
+    assert '"Sid": "replica"' in replicas.get_key_policy(KeyId=key,
+                                                         PolicyName="default")["Policy"]
+    external = kms.create_key(MultiRegion=True, Origin="EXTERNAL")["KeyMetadata"]["KeyId"]
+    copied = kms.replicate_key(KeyId=external, ReplicaRegion="eu-west-1")
+    assert copied["ReplicaKeyMetadata"]["KeyState"] == "PendingImport"
+    assert replicas.describe_key(KeyId=external)["KeyMetadata"]["KeyState"] == "PendingImport"
