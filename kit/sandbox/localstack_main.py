@@ -7,7 +7,7 @@ LocalStack 4.13.1 is the last release that installs on Python 3.11, but its KMS 
 3.12): on 3.11 every CreateKey failed with InternalError ("encoding without a string
 argument"). The shim gives 3.11's uuid5 the 3.12 behaviour: bytes are hashed as they are.
 
-Two more of its modules need 3.12: `localstack.packages.api` annotates `Lock | None`, and
+One more of its modules needs 3.12: `localstack.packages.api` annotates `Lock | None`, and
 3.11's threading.Lock is a function, so the module failed to import and every Lambda
 CreateFunction with it ("Error while creating lambda: unsupported operand type(s) for |");
 it is compiled with postponed annotations (PEP 563), as if it began with `from __future__
@@ -20,7 +20,8 @@ LocalStack serves EC2 and Secrets Manager from its own bundled moto, which has t
 the kit fixes in its moto (kit/sandbox/fidelity/). The fixes that apply unchanged to
 LocalStack's moto (`SHARED`: standalone modules, stdlib and moto only, loaded here by
 path) are applied when LocalStack first imports the module they fix, so that LocalStack
-starts as fast as before; `managed_rotation_needs_no_function` is LocalStack's own.
+starts as fast as before; `managed_rotation_needs_no_function` and the SQS and KMS fixes
+below it are LocalStack's own (its SQS and KMS are not moto's).
 """
 
 from __future__ import annotations
