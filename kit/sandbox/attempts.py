@@ -27,14 +27,12 @@ SAMPLE_SECONDS = 0.25
 OnAttempts = Callable[[int, int], None]
 
 
-def attempt_fails(network: WorkerNetwork) -> int:
-    """The namespace's count of refused connection attempts (tcpAttemptFails) so far."""
-    def read() -> int:
-        lines = [line.split() for line in
-                 Path("/proc/thread-self/net/snmp").read_text().splitlines()
-                 if line.startswith("Tcp:")]
-        return int(dict(zip(lines[0][1:], lines[1][1:], strict=True))["AttemptFails"])
-    return network.in_namespace(read)
+def attempt_fails() -> int:
+    """The count of refused connection attempts (tcpAttemptFails) of the calling thread's
+    network namespace so far."""
+    lines = [line.split() for line in Path("/proc/thread-self/net/snmp").read_text().splitlines()
+             if line.startswith("Tcp:")]
+    return int(dict(zip(lines[0][1:], lines[1][1:], strict=True))["AttemptFails"])
 
 
 class RefusedAttempts:
@@ -69,14 +67,18 @@ class RefusedAttempts:
 
     def _sample(self, port: int, done: threading.Event) -> None:
         try:
-            base, reported = attempt_fails(self.network), 0
-            while True:
-                stopping = done.wait(SAMPLE_SECONDS)
-                count = attempt_fails(self.network) - base
-                if count != reported:
-                    reported = count
-                    self.on_attempts(port, count)
-                if stopping:
-                    return
+            # One thread in the namespace for the whole outage, not one per sample.
+            self.network.in_namespace(lambda: self._count(port, done))
         except OSError:
             return  # the namespace is gone: the run is over
+
+    def _count(self, port: int, done: threading.Event) -> None:
+        base, reported = attempt_fails(), 0
+        while True:
+            stopping = done.wait(SAMPLE_SECONDS)
+            count = attempt_fails() - base
+            if count != reported:
+                reported = count
+                self.on_attempts(port, count)
+            if stopping:
+                return
