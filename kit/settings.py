@@ -51,10 +51,14 @@ STAND_IN_PROVIDERS = {
 }
 
 
+def utility_specs() -> dict[str, dict[str, str]]:
+    """The utility providers the mirror holds, from the module proxy or the kit's own."""
+    return {**UTILITY_PROVIDERS, **STAND_IN_PROVIDERS}
+
+
 def provider_specs() -> dict[str, dict[str, str]]:
     """Every hashicorp provider the kit builds into the mirror, by name."""
-    return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **UTILITY_PROVIDERS,
-            **STAND_IN_PROVIDERS}
+    return {"aws": AWS_PROVIDER, "random": RANDOM_PROVIDER, **utility_specs()}
 
 
 def stand_in_source() -> Path:

@@ -98,8 +98,7 @@ def pieces() -> list[Piece]:
         *(Piece(f"hashicorp/{name} {spec['version']} in mirror",
                 str(provider_path(name, spec["version"])) if provider_current(name, spec)
                 or registry_mode() else None, setup)
-          for name, spec in {**settings.UTILITY_PROVIDERS,
-                             **settings.STAND_IN_PROVIDERS}.items()),
+          for name, spec in settings.utility_specs().items()),
         Piece("toxiproxy-server", _str(toxiproxy_binary()), setup),
         Piece("postgresql server (initdb, postgres)", _str(pg),
               "apt-get update && apt-get install -y postgresql"),
@@ -378,8 +377,7 @@ def setup(log: Log = lambda m: print(m, file=sys.stderr, flush=True)) -> None:
     chromium.install(log)
     if not registry_mode():
         install_provider("random", settings.RANDOM_PROVIDER, log)
-        for name, spec in {**settings.UTILITY_PROVIDERS,
-                           **settings.STAND_IN_PROVIDERS}.items():
+        for name, spec in settings.utility_specs().items():
             install_provider(name, spec, log)
         install_provider("aws", settings.AWS_PROVIDER, log)
     write_cli_config()

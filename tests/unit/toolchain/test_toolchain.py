@@ -57,7 +57,7 @@ def test_doctor_lists_each_utility_provider_with_its_fix(
     monkeypatch.delenv("KIT_PROVIDERS", raising=False)
     cli.main(["doctor"])
     out = capsys.readouterr().out
-    for name, spec in {**settings.UTILITY_PROVIDERS, **settings.STAND_IN_PROVIDERS}.items():
+    for name, spec in settings.utility_specs().items():
         assert f"hashicorp/{name} {spec['version']} in mirror" in out
     assert {"time", "local", "tls", "null", "archive"} <= set(settings.provider_specs())
 
