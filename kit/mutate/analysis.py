@@ -10,7 +10,7 @@ from pathlib import Path
 from kit.errors import InputError
 from kit.mutate import equivalents, generate, reach
 from kit.mutate import reuse as reused
-from kit.mutate.run import Judged, faults_for, judge_runs, judge_static
+from kit.mutate.run import Judged, faults_for, judge_runs, judge_static, planned
 from kit.run.result import RunResult
 from kit.scenario import Scenario
 from kit.validate import Row
@@ -26,6 +26,7 @@ class Analysis:
     all_faults: bool
     judged: list[Judged]
     chosen: tuple[str, ...] = ()  # --fault: every mutant runs under these
+    escalate: int | None = None  # a survivor's further faults at most (None: every fault)
 
     def count(self, status: str) -> int:
         """How many mutants have this status."""
@@ -40,7 +41,9 @@ class Analysis:
     def to_dict(self) -> dict[str, object]:
         """mutate.json."""
         return {"scenario": self.scenario, "solution": self.solution, "seed": self.seed,
-                "all_faults": self.all_faults, "faults": list(self.chosen), "score": self.score,
+                "all_faults": self.all_faults, "faults": list(self.chosen),
+                "escalate": "all" if self.escalate is None else self.escalate,
+                "score": self.score,
                 "counts": {s: self.count(s) for s in ("killed", "survived", "equivalent",
                                                       "error")},
                 "mutants": [j.to_dict() for j in self.judged]}
@@ -49,14 +52,15 @@ class Analysis:
 def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
             all_faults: bool = False, jobs: int = 1, only: list[str] | None = None,
             emulator: str = "moto", reuse: list[Path] | None = None,
-            chosen: tuple[str, ...] = (),
+            chosen: tuple[str, ...] = (), escalate: int | None = None,
             executor: str = "local", address: str | None = None,
             progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> Analysis:
     """Mutate `solution` and judge every mutant (`only`: ids or id prefixes to judge;
     `reuse`: earlier mutate.json files or interrupted output directories whose verdicts of
     unchanged mutants carry over, a later one's over an earlier one's; `chosen`: the faults
-    every mutant runs under instead of the sampled one; `executor` and `address`: where the
-    runs execute, kit/matrix.py)."""
+    every mutant runs under instead of the sampled one; `escalate`: how many more faults a
+    survivor meets at most, None for every one; `executor` and `address`: where the runs
+    execute, kit/matrix.py)."""
     unknown = sorted(set(chosen) - set(scenario.faults))
     if unknown:
         raise InputError(f"--fault {', '.join(unknown)}: no such fault in {scenario.name}'s "
@@ -64,7 +68,10 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     mutants = generate.mutants(solution)
     listed = _equivalents(scenario, solution, {m.id for m in mutants})
     if only:
-        picked = [m for m in mutants if any(m.id == o or m.id.startswith(o) for o in only)]
+        # An id names its mutant alone (`...:11:1` is not also `...:11:1000`'s prefix).
+        ids = {m.id for m in mutants}
+        picked = [m for m in mutants
+                  if any(m.id == o or (o not in ids and m.id.startswith(o)) for o in only)]
         if not picked:
             raise InputError(f"--only {', '.join(only)}: matches no mutant of {solution} "
                              f"(ids look like {mutants[0].id if mutants else 'none'})")
@@ -82,12 +89,14 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
         reached = _reach(scenario, solution, out, reuse or [], seed=seed, jobs=jobs,
                          emulator=emulator)
     reused.apply(undecided, earlier,
+                 lambda j: planned(scenario, j.mutant, seed, all_faults, chosen, reached,
+                                   escalate),
                  lambda j: faults_for(scenario, j.mutant, seed, all_faults, chosen, reached))
     judge_static(scenario, solution, undecided)
     judge_runs(scenario, solution, undecided, out, seed=seed, all_faults=all_faults,
                jobs=jobs, emulator=emulator, chosen=chosen, reached=reached,
-               executor=executor, address=address, progress=progress)
-    return Analysis(scenario.name, str(solution), seed, all_faults, judged, chosen)
+               escalate=escalate, executor=executor, address=address, progress=progress)
+    return Analysis(scenario.name, str(solution), seed, all_faults, judged, chosen, escalate)
 
 
 def _reach(scenario: Scenario, solution: Path, out: Path, reuse: list[Path], *, seed: int,

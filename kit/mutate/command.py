@@ -23,6 +23,10 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     help="run each mutant under this fault instead of the sampled one (one "
                     "that can reach the mutated code, e.g. db_outage for a database "
                     "handler); repeatable")
+    mu.add_argument("--escalate", type=_budget, default=None, metavar="N|all",
+                    help="judge a mutant that survives its fault again under at most N of "
+                    "the faults it has not met, those reaching its code first, until one "
+                    "kills it (default: all; 0: no escalation)")
     mu.add_argument("--seed", type=int, default=1)
     mu.add_argument("--jobs", type=runcost.parse_jobs, default=1,
                     help="parallel runs, each in its own sandbox, or auto (kit/runcost.py)")
@@ -35,6 +39,15 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     "later wins")
     mu.add_argument("--list", action="store_true", help="list the mutants and judge none")
     mu.add_argument("--out", default="runs")
+
+
+def _budget(text: str) -> int | None:
+    """--escalate's value: a count of faults, or None for every fault."""
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of faults (0 or more) or all")
+    return int(text)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -56,12 +69,13 @@ def main(args: argparse.Namespace) -> int:
                       + (f" --solution {args.solution}" if args.solution else "")
                       + f" --seed {args.seed}" + (" --all" if args.all_faults else "")
                       + "".join(f" --fault {f}" for f in args.faults or [])
+                      + ("" if args.escalate is None else f" --escalate {args.escalate}")
                       + "".join(f" --only {o}" for o in args.only or []))
     with cli.console.status(f"mutating {sc.name}") as status:
         analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
                            jobs=args.jobs, only=args.only, emulator=emulator,
                            reuse=[Path(p) for p in args.reuse or []],
-                           chosen=tuple(args.faults or ()),
+                           chosen=tuple(args.faults or ()), escalate=args.escalate,
                            executor=args.executor, address=args.address,
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))

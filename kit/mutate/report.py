@@ -38,6 +38,9 @@ def markdown(analysis: Analysis) -> str:
     a = analysis
     mode = ("every fault" if a.all_faults else f"under {', '.join(a.chosen)}" if a.chosen
             else f"one fault per mutant drawn from seed {a.seed}")
+    if not a.all_faults and a.escalate != 0:
+        mode += (", a survivor then under every other fault" if a.escalate is None
+                 else f", a survivor then under up to {a.escalate} more")
     lines = [f"### kit mutate {a.scenario} ({mode})", "",
              f"{len(a.judged)} mutants: {a.count('killed')} killed, {a.count('survived')} "
              f"survived, {a.count('equivalent')} equivalent, {a.count('error')} error; "

@@ -1,5 +1,6 @@
 """Verdicts of an earlier `kit mutate` reused for the mutants that are unchanged: same id,
-same patch, and judged the way this one would be (the same faults, or killed statically).
+same patch, and judged the way this one would be (killed statically, killed under the same
+first faults, or surviving every fault this one would try).
 Only killed and surviving verdicts carry over: an error is judged anew, and today's
 equivalents list decides what is equivalent.
 
@@ -58,18 +59,24 @@ def _verdict(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def apply(judged: list[Judged], earlier: dict[str, dict[str, Any]],
-          faults_of: Callable[[Judged], tuple[str, ...]]) -> int:
-    """Copy the earlier verdict into each unchanged mutant; how many were reused."""
+          plan_of: Callable[[Judged], tuple[str, ...]],
+          first_of: Callable[[Judged], tuple[str, ...]]) -> int:
+    """Copy the earlier verdict into each unchanged mutant judged as this one would be (a
+    kill under the same first faults, or survival of every fault planned now:
+    kit/mutate/run.py's `planned`); how many were reused."""
     reused = 0
     for j in judged:
         old = earlier.get(j.mutant.id)
         if old is None or old.get("patch") not in (None, j.mutant.patch) \
                 or old.get("status") not in ("killed", "survived"):
             continue
-        if old.get("stage") != "static" and tuple(old.get("faults", ())) != faults_of(j):
+        faults = tuple(old.get("faults", ()))
+        if old.get("stage") != "static" and not (
+                faults[:len(first_of(j))] == first_of(j) if old["status"] == "killed"
+                else set(plan_of(j)) <= set(faults)):
             continue
         j.status, j.stage = old["status"], old["stage"]
-        j.killed_by, j.faults = tuple(old["killed_by"]), tuple(old["faults"])
+        j.killed_by, j.faults = tuple(old["killed_by"]), faults
         # No invariant failed: reward 1.00 (a run dir's result.json does not say it).
         j.reward = old.get("reward") or (1.0 if old["status"] == "survived" else None)
         j.runs = list(old.get("runs", []))

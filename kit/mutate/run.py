@@ -4,10 +4,13 @@ fault drawn from the seed (or under every fault), through kit/matrix.py's runner
 matrix's sandboxes and executors) and kit/run/'s pipeline. A mutant is killed when an
 invariant fails (or a static finding the solution has not appears); it survives with
 reward 1.00. A worker-code mutant's fault is drawn among those that reach the code it
-changes (kit/mutate/reach.py)."""
+changes (kit/mutate/reach.py). A mutant that survives its drawn fault is judged again under
+the faults it has not met (escalation, up to a budget), so that a survivor is one no fault
+of the budget kills rather than a sampling miss."""
 
 from __future__ import annotations
 
+import random
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -89,24 +92,62 @@ class MutantOf:
         return materialize(self.base, self.mutant, target)
 
 
+def escalation(scenario: Scenario, mutant: Mutant, seed: int, tried: tuple[str, ...],
+               reached: Reach | None = None) -> tuple[str, ...]:
+    """The faults a survivor meets next, in order: those that reach the code it changes
+    first (worker code, `reached`), then the others, each group shuffled from the seed and
+    its id (stable)."""
+    rest = [f for f in sorted(scenario.faults) if f not in tried]
+    near = set(reach.reaching(scenario, mutant, reached)) \
+        if reached and mutant.file.endswith(".py") else set()
+    rng = random.Random(f"{seed}:{mutant.id}:escalate")
+    groups = [[f for f in rest if f in near], [f for f in rest if f not in near]]
+    for group in groups:
+        rng.shuffle(group)
+    return tuple(groups[0] + groups[1])
+
+
+def planned(scenario: Scenario, mutant: Mutant, seed: int, all_faults: bool,
+            chosen: tuple[str, ...] = (), reached: Reach | None = None,
+            escalate: int | None = None) -> tuple[str, ...]:
+    """Every fault a mutant may run under, in order: its first faults (`faults_for`), then
+    at most `escalate` more while it survives (None: every other fault)."""
+    first = faults_for(scenario, mutant, seed, all_faults, chosen, reached)
+    more = escalation(scenario, mutant, seed, first, reached)
+    return first + more[:escalate]
+
+
 def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Path, *,
                seed: int, all_faults: bool, jobs: int, emulator: str = "moto",
                chosen: tuple[str, ...] = (), reached: Reach | None = None,
-               executor: str = "local", address: str | None = None,
+               escalate: int | None = None, executor: str = "local",
+               address: str | None = None,
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
-    """Run every mutant not yet decided, under its sampled fault (or every fault), on
-    `executor` (kit/matrix.py)."""
+    """Run every mutant not yet decided under its first faults, on `executor`
+    (kit/matrix.py); then each survivor under its next faults, round by round, until it is
+    killed or has met every fault `planned` gives it."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
-    rows = {j.mutant.id: [Row(j.mutant.id, f, ())
-                          for f in faults_for(scenario, j.mutant, seed, all_faults, chosen,
-                                              reached)]
-            for j in left}
+    plan = {j.mutant.id: planned(scenario, j.mutant, seed, all_faults, chosen, reached,
+                                 escalate) for j in left}
+    firsts = {j.mutant.id: len(faults_for(scenario, j.mutant, seed, all_faults, chosen,
+                                          reached)) for j in left}
+    rows: dict[str, list[Row]] = {j.mutant.id: [] for j in left}
     subjects: dict[str, Subject] = {j.mutant.id: MutantOf(solution, j.mutant) for j in left}
-    matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, None), progress)
-    execute(matrix, [(row, seed) for rs in rows.values() for row in rs], jobs, executor,
-            address)
-    for j in left:
-        _verdict(scenario, j, rows[j.mutant.id])
+    batch = {j.mutant.id: plan[j.mutant.id][:firsts[j.mutant.id]] for j in left}
+    while batch:
+        new = {m: [Row(m, f, ()) for f in faults] for m, faults in batch.items()}
+        matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, None), progress)
+        execute(matrix, [(row, seed) for rs in new.values() for row in rs], jobs, executor,
+                address)
+        for m, rs in new.items():
+            rows[m] += rs
+        for j in (j for j in left if j.mutant.id in new):
+            _verdict(scenario, j, rows[j.mutant.id])
+        alive = [j.mutant.id for j in left
+                 if j.status == "survived" and len(rows[j.mutant.id]) < len(plan[j.mutant.id])]
+        # Each round fills the jobs: a lone survivor meets `jobs` faults at once.
+        width = max(1, jobs // len(alive)) if alive else 0
+        batch = {m: plan[m][len(rows[m]):len(rows[m]) + width] for m in alive}
 
 
 def _verdict(scenario: Scenario, j: Judged, rows: list[Row]) -> None:

@@ -17,7 +17,7 @@ from kit.mutate.analysis import Analysis, analyse
 from kit.mutate.mutant import Mutant, unified
 from kit.mutate.reach import drawn
 from kit.mutate.report import markdown, write
-from kit.mutate.run import Judged, _verdict, faults_for, judge_static
+from kit.mutate.run import Judged, _verdict, escalation, faults_for, judge_static, planned
 from kit.run.result import RunResult
 from kit.validate import Row
 
@@ -86,6 +86,29 @@ def test_the_sampled_fault_is_stable_and_a_fault_of_the_scenario() -> None:
     assert len({drawn(sc, MUTANT, s, None) for s in range(30)}) > 1
 
 
+def test_a_survivor_meets_every_other_fault_in_a_stable_order_within_its_budget() -> None:
+    sc = scenario.load("order-pipeline")
+    first = faults_for(sc, MUTANT, 1, False)
+    rest = escalation(sc, MUTANT, 1, first)
+    assert sorted(first + rest) == sorted(sc.faults) and rest == escalation(sc, MUTANT, 1, first)
+    assert len({escalation(sc, MUTANT, s, first) for s in range(30)}) > 1
+    assert planned(sc, MUTANT, 1, False) == first + rest
+    assert planned(sc, MUTANT, 1, False, escalate=2) == first + rest[:2]
+    assert planned(sc, MUTANT, 1, False, escalate=0) == first
+    assert planned(sc, MUTANT, 1, True) == tuple(sorted(sc.faults))  # --all: nothing left
+
+
+def test_a_worker_code_survivor_meets_the_faults_that_reach_its_code_first() -> None:
+    sc = scenario.load("order-pipeline")
+    code = Mutant("handler.remove:worker.py:3", "handler.remove", "worker.py", 3, "",
+                  "@@ -3,1 +3,1 @@\n-    except Exception:\n+    except Exception:\n")
+    reached = {"db_outage": {"worker.py:3"}, "worker_crash": {"worker.py:3"},
+               "none": {"worker.py:9"}}
+    order = escalation(sc, code, 1, ("db_outage",), reached)
+    assert order[0] == "worker_crash" and "db_outage" not in order
+    assert set(order) == set(sc.faults) - {"db_outage"}
+
+
 def test_chosen_faults_replace_the_sampled_one_and_an_unknown_one_is_named(
         tmp_path: Path) -> None:
     sc = scenario.load("order-pipeline")
@@ -128,6 +151,7 @@ def test_score_and_report(tmp_path: Path) -> None:
     assert analysis.score == 0.5  # 1 killed of 3 - 1 equivalent
     text = markdown(analysis)
     assert "mutation score 0.50" in text and "| delivery.no_loss | 1 |" in text
+    assert "from seed 1, a survivor then under every other fault" in text
     assert "- `b:x.tf:2`: drop b" in text and "- `c:x.tf:3`: drop c: the default" in text
     data, _ = write(analysis, tmp_path)
     assert json.loads(data.read_text())["counts"] == {"killed": 1, "survived": 1,
@@ -141,10 +165,22 @@ def test_an_earlier_verdict_is_reused_only_for_an_unchanged_mutant(tmp_path: Pat
     path.write_text(json.dumps({"mutants": [earlier.to_dict()]}))
     same, moved = Judged(MUTANT), Judged(Mutant(MUTANT.id, "", "", 30, "", "other patch"))
     other_fault = Judged(MUTANT)
-    assert reuse.apply([same, moved], reuse.load(path), lambda j: ("none",)) == 1
+    assert reuse.apply([same, moved], reuse.load(path), lambda j: ("none", "db_outage"),
+                       lambda j: ("none",)) == 1
     assert (same.status, same.killed_by, same.runs) == ("killed", ("delivery.no_loss",), ["r"])
     assert (moved.status, moved.stage) == ("survived", "")
-    assert reuse.apply([other_fault], reuse.load(path), lambda j: ("db_outage",)) == 0
+    assert reuse.apply([other_fault], reuse.load(path), lambda j: ("db_outage",),
+                       lambda j: ("db_outage",)) == 0
+    # A survivor is reused only when it survived every fault this analysis would try.
+    survivor = Judged(MUTANT, status="survived", stage="run", faults=("none", "db_outage"),
+                      reward=1.0)
+    path.write_text(json.dumps({"mutants": [survivor.to_dict()]}))
+    fewer, more = Judged(MUTANT), Judged(MUTANT)
+    assert reuse.apply([fewer], reuse.load(path), lambda j: ("none", "db_outage"),
+                       lambda j: ("none",)) == 1
+    assert (fewer.status, fewer.faults) == ("survived", ("none", "db_outage"))
+    assert reuse.apply([more], reuse.load(path), lambda j: ("none", "db_outage", "iam_revoke"),
+                       lambda j: ("none",)) == 0
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(InputError, match="bad.json: not a mutate.json"):
         reuse.load(tmp_path / "bad.json")
@@ -160,5 +196,5 @@ def test_an_interrupted_run_s_directory_is_reused_from_its_result_files(tmp_path
     earlier = reuse.load(tmp_path, [MUTANT.id, "other:x.tf:1"])
     assert list(earlier) == [MUTANT.id]
     judged = Judged(MUTANT)
-    assert reuse.apply([judged], earlier, lambda j: ("none",)) == 1
+    assert reuse.apply([judged], earlier, lambda j: ("none",), lambda j: ("none",)) == 1
     assert (judged.status, judged.killed_by) == ("killed", ("delivery.poison_to_dlq",))
