@@ -129,11 +129,10 @@ def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Pa
     left = [j for j in judged if j.status == "survived" and not j.stage]
     plan = {j.mutant.id: planned(scenario, j.mutant, seed, all_faults, chosen, reached,
                                  escalate) for j in left}
-    firsts = {j.mutant.id: len(faults_for(scenario, j.mutant, seed, all_faults, chosen,
-                                          reached)) for j in left}
     rows: dict[str, list[Row]] = {j.mutant.id: [] for j in left}
     subjects: dict[str, Subject] = {j.mutant.id: MutantOf(solution, j.mutant) for j in left}
-    batch = {j.mutant.id: plan[j.mutant.id][:firsts[j.mutant.id]] for j in left}
+    batch = {j.mutant.id: faults_for(scenario, j.mutant, seed, all_faults, chosen, reached)
+             for j in left}
     while batch:
         new = {m: [Row(m, f, ()) for f in faults] for m, faults in batch.items()}
         matrix = Matrix(scenario, subjects, out, _Sandboxes(emulator, None), progress)
