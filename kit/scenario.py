@@ -254,6 +254,11 @@ class App(Strict):
     # With credentials secret: before the application starts, the kit (the DBA) creates
     # the secret's user with its password, owner of the secret's dbname.
     provision_user: bool = False
+    # With provision_user: the kit also creates `<username><alternate_user>` with the same
+    # password, a member of the first user (inheriting what it owns): the second user of a
+    # rotation that alternates two, which no solution can create here, as the master has no
+    # CREATEROLE (kit/rds/instance.py says why).
+    alternate_user: str | None = Field(None, pattern=r"^[a-z0-9_]{1,20}$")
     connection_writes: int | None = Field(None, ge=1)  # a connection's lifetime, in writes
 
     @model_validator(mode="after")
@@ -261,6 +266,9 @@ class App(Strict):
         if self.provision_user and self.credentials != "secret":
             raise ValueError("provision_user creates the secret's user with the secret's "
                              "password: it needs `credentials: secret`")
+        if self.alternate_user and not self.provision_user:
+            raise ValueError("alternate_user is created beside the provisioned user: it "
+                             "needs `provision_user: true`")
         return self
 
 

@@ -267,15 +267,19 @@ class DbInstance:
             server.query(sql.SQL("create database {} owner {}").format(
                 sql.Identifier(self.spec.db_name), user))
 
-    def add_user(self, username: str, password: str, owns: str | None) -> None:
-        """A login role with `password`, owner of database `owns` (what a DBA sets up for an
-        application before it runs); the standby gets it by replication."""
+    def add_user(self, username: str, password: str, owns: str | None,
+                 member_of: str | None = None) -> None:
+        """A login role with `password`, owner of database `owns`, a member of role
+        `member_of` (what a DBA sets up for an application before it runs); the standby gets
+        it by replication."""
         with self.lock:
             if self.primary is None or self.status != "available":
                 raise DataPlaneError(f"{self.identifier} is {self.status}: no user can be added")
             user = sql.Identifier(username)
-            self.primary.query(sql.SQL("create role {} login password {}").format(
-                user, sql.Literal(password)))
+            member = sql.SQL(" in role {}").format(sql.Identifier(member_of)) if member_of \
+                else sql.SQL("")
+            self.primary.query(sql.SQL("create role {} login password {}{}").format(
+                user, sql.Literal(password), member))
             if owns:
                 self.primary.query(sql.SQL("alter database {} owner to {}").format(
                     sql.Identifier(owns), user))

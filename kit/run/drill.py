@@ -197,8 +197,9 @@ class DrillWorkload:
             return f"{type(exc).__name__}: {exc}".strip()[:300]
 
     def _provision(self) -> None:
-        """The application's database user, as its secret names it, created by the DBA (the
-        kit) before the application starts; a secret without one is recorded, not fixed."""
+        """The application's database user, as its secret names it (and its alternate, when
+        the app names one), created by the DBA (the kit) before the application starts; a
+        secret without one is recorded, not fixed."""
         arn = app_secret(self.ctx.scenario, self.bound)
         instance = self.plane.get(self.bound.values[f"{self.spec.app.database}.instance"])
         try:
@@ -211,13 +212,17 @@ class DrillWorkload:
             return
         if instance is None:
             raise KitError(f"{self.spec.app.database} is not an instance of the data plane")
+        alternate = user + self.spec.app.alternate_user if self.spec.app.alternate_user \
+            else None
         try:
             instance.add_user(user, password, found.get("dbname"))
+            if alternate:
+                instance.add_user(alternate, password, None, member_of=user)
         except psycopg.Error as exc:  # e.g. the secret names the master user, or no database
             self.ctx.recorder.record("kit", "provision_user", type="fail", user=user,
                                      error=f"{type(exc).__name__}: {exc}".strip()[:300])
             return
-        self.ctx.recorder.record("kit", "provision_user", user=user,
+        self.ctx.recorder.record("kit", "provision_user", user=user, alternate=alternate,
                                  database=found.get("dbname"))
 
     def _runbook_env(self) -> dict[str, str]:

@@ -25,6 +25,7 @@ DECOYS = {
     # sns:Publish on Resource "*" passing where no other topic was there to reach).
     "decoy_topic": f"arn:aws:sns:{REGION}:{ACCOUNT_ID}:kit-decoy-topic",
     "decoy_table": f"arn:aws:dynamodb:{REGION}:{ACCOUNT_ID}:table/kit-decoy-table",
+    "decoy_function": f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:kit-decoy-function",
 }
 # Every KMS key has a key policy; the decoy key has the one AWS KMS gives a key created
 # without one ("Default key policy"), so identity policies on it count as they would.

@@ -695,7 +695,10 @@ def test_rotation_with_a_function_starts_with_an_empty_pending_version(
     with zipfile.ZipFile(code, "w") as archive:
         archive.writestr("handler.py", "def handle(event, context):\n    return None\n")
     role = aws.client("iam", sandbox.moto.url).create_role(
-        RoleName="rotator", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+        RoleName="rotator", AssumeRolePolicyDocument=json.dumps({
+                "Version": "2012-10-17", "Statement": [{
+                    "Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"},
+                    "Action": "sts:AssumeRole"}]}))["Role"]["Arn"]
     function = aws.client("lambda", sandbox.moto.url).create_function(
         FunctionName="rotator", Runtime="python3.11", Role=role, Handler="handler.handle",
         Code={"ZipFile": code.getvalue()})["FunctionArn"]

@@ -1,5 +1,5 @@
-"""The emulator as the kit's Lambda service relies on it (kit/sandbox/fidelity/lambda_esm.py
-and what moto's Lambda API stores), against a real moto server."""
+"""The emulator as the kit's Lambda service relies on it (kit/sandbox/fidelity/lambda_esm.py,
+lambda_roles.py and what moto's Lambda API stores), against a real moto server."""
 
 from __future__ import annotations
 
@@ -20,6 +20,14 @@ def sandbox() -> Iterator[Sandbox]:
         yield sb
 
 
+def _trust(principal: dict[str, str]) -> str:
+    return json.dumps({"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": principal, "Action": "sts:AssumeRole"}]})
+
+
+LAMBDA_TRUST = _trust({"Service": "lambda.amazonaws.com"})
+
+
 def _package() -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
@@ -33,10 +41,8 @@ def test_a_mapped_queue_keeps_its_messages_for_the_poller(sandbox: Sandbox) -> N
     waits in the queue, unreceived, until the mapping's poller (the kit's) receives it,
     its ApproximateReceiveCount then 1. moto would receive it inside SendMessage."""
     iam, lam, sqs = (aws.client(s, sandbox.moto.url) for s in ("iam", "lambda", "sqs"))
-    role = iam.create_role(RoleName="fn-role", AssumeRolePolicyDocument=json.dumps({
-        "Version": "2012-10-17", "Statement": [{
-            "Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"},
-            "Action": "sts:AssumeRole"}]}))["Role"]["Arn"]
+    role = iam.create_role(RoleName="fn-role", AssumeRolePolicyDocument=LAMBDA_TRUST)[
+        "Role"]["Arn"]
     fn = lam.create_function(FunctionName="fn", Runtime="python3.11", Role=role,
                              Handler="handler.handle", Code={"ZipFile": _package()})
     url = sqs.create_queue(QueueName="mapped")["QueueUrl"]
@@ -67,7 +73,8 @@ def test_a_mapping_needs_the_visibility_timeout_to_cover_the_function(
     Function timeout: 5 seconds" (the error quoted in hashicorp/terraform-provider-aws
     issue 18099). Equal is accepted."""
     iam, lam, sqs = (aws.client(s, sandbox.moto.url) for s in ("iam", "lambda", "sqs"))
-    role = iam.create_role(RoleName="slow-role", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    role = iam.create_role(RoleName="slow-role", AssumeRolePolicyDocument=LAMBDA_TRUST)[
+        "Role"]["Arn"]
     fn = lam.create_function(FunctionName="slow", Runtime="python3.11", Role=role,
                              Handler="handler.handle", Code={"ZipFile": _package()},
                              Timeout=5)["FunctionArn"]
@@ -82,3 +89,30 @@ def test_a_mapping_needs_the_visibility_timeout_to_cover_the_function(
                              "timeout: 5 seconds"):
         lam.create_event_source_mapping(EventSourceArn=arns[2], FunctionName=fn)
     lam.create_event_source_mapping(EventSourceArn=arns[5], FunctionName=fn)
+
+
+def test_a_function_needs_an_execution_role_lambda_may_assume(sandbox: Sandbox) -> None:
+    """"Defining Lambda function permissions with an execution role" (Lambda developer
+    guide): the role's trust policy lets `lambda.amazonaws.com` assume it; CreateFunction
+    and UpdateFunctionConfiguration answer InvalidParameterValueException for a role Lambda
+    is unable to assume (Lambda API reference, CreateFunction, Errors). A role trusting
+    only an account's principal, or another service, is refused; moto made the function."""
+    iam, lam = (aws.client(s, sandbox.moto.url) for s in ("iam", "lambda"))
+    trusted = iam.create_role(RoleName="runs-fn", AssumeRolePolicyDocument=LAMBDA_TRUST)[
+        "Role"]["Arn"]
+    for name, principal in (("harness-only", {"AWS": aws.HARNESS_ARN}),
+                            ("ecs-only", {"Service": "ecs-tasks.amazonaws.com"})):
+        role = iam.create_role(RoleName=name, AssumeRolePolicyDocument=_trust(principal))[
+            "Role"]["Arn"]
+        with pytest.raises(lam.exceptions.InvalidParameterValueException,
+                           match="Lambda cannot assume the execution role"):
+            lam.create_function(FunctionName=f"fn-{name}", Runtime="python3.11", Role=role,
+                                Handler="handler.handle", Code={"ZipFile": _package()})
+        with pytest.raises(lam.exceptions.ResourceNotFoundException):
+            lam.get_function(FunctionName=f"fn-{name}")
+    lam.create_function(FunctionName="fn-trusted", Runtime="python3.11", Role=trusted,
+                        Handler="handler.handle", Code={"ZipFile": _package()})
+    with pytest.raises(lam.exceptions.InvalidParameterValueException,
+                       match="Lambda cannot assume the execution role"):
+        lam.update_function_configuration(FunctionName="fn-trusted", Role=role)
+    assert lam.get_function(FunctionName="fn-trusted")["Configuration"]["Role"] == trusted

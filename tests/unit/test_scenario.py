@@ -128,6 +128,11 @@ DRILL = scenario.SCENARIOS / "rds-recovery" / "scenario.yaml"
      "faults.bad_migration.params.statement"),
     (lambda d: d["faults"]["az_loss"].update(target="role.app"),
      "faults.az_loss.target: az_loss aims at a database"),
+    (lambda d: d["workload"]["drill"]["app"].update(alternate_user="_clone"),
+     "alternate_user is created beside the provisioned user"),
+    (lambda d: d["workload"]["drill"]["app"].update(
+        alternate_user="_b; drop", credentials="secret", provision_user=True),
+     "workload.drill.app.alternate_user"),
 ])
 def test_a_bad_drill_field_is_named(tmp_path: Path, mutate, field: str) -> None:
     data = yaml.safe_load(DRILL.read_text())

@@ -43,7 +43,10 @@ def secrets() -> Any:
         with zipfile.ZipFile(code, "w") as archive:
             archive.writestr("handler.py", "def handle(event, context):\n    return None\n")
         role = boto3.client("iam", region_name="us-east-1").create_role(
-            RoleName="rotator", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+            RoleName="rotator", AssumeRolePolicyDocument=json.dumps({
+                "Version": "2012-10-17", "Statement": [{
+                    "Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"},
+                    "Action": "sts:AssumeRole"}]}))["Role"]["Arn"]
         boto3.client("lambda", region_name="us-east-1").create_function(
             FunctionName="rotator", Runtime="python3.11", Role=role, Handler="handler.handle",
             Code={"ZipFile": code.getvalue()})
