@@ -355,3 +355,37 @@ def test_another_runs_plane_gives_its_users_other_passwords(sandbox: Sandbox) ->
         assert sandbox.rds.plane.password("app") == sandbox.rds.plane.password("app")
     finally:
         other.close()
+
+
+def test_a_dba_made_user_and_its_member_each_change_only_their_own_password(
+        rds: Any, sandbox: Sandbox) -> None:
+    """What credential-rotation's prompt says of its two users (kit/run/drill.py's
+    `_provision`). PostgreSQL 15, CREATE ROLE: `IN ROLE` adds the new role "as a new member"
+    of the role named (it inherits its privileges, those of what it owns among them); ALTER
+    ROLE: "Ordinary roles can only change their own password", changing another's needs
+    CREATEROLE."""
+    db = create(rds, "ledger-u", retention=0)
+    instance = sandbox.rds.plane.get("ledger-u")
+    instance.add_user("ledger_app", "first-pass-1", "ledger")
+    instance.add_user("ledger_app_clone", "first-pass-1", None, member_of="ledger_app")
+    endpoint = f"{db['Endpoint']['Address']}:{db['Endpoint']['Port']}"
+
+    def login(user: str, password: str) -> psycopg.Connection:
+        return psycopg.connect(f"postgresql://{user}:{password}@{endpoint}/ledger",
+                               autocommit=True, connect_timeout=5)
+
+    with login("ledger_app", "first-pass-1") as app:
+        app.execute("create table ledger (id int primary key)")
+        app.execute("insert into ledger values (1)")
+    with login("ledger_app_clone", "first-pass-1") as clone:
+        clone.execute("insert into ledger values (2)")  # the first user's table, inherited
+        with pytest.raises(errors.InsufficientPrivilege):
+            clone.execute("alter role ledger_app with password 'taken-over-3'")
+        clone.execute("alter role current_user with password 'second-pass-2'")
+    with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+        login("ledger_app_clone", "first-pass-1")
+    with login("ledger_app_clone", "second-pass-2") as clone, \
+            login("ledger_app", "first-pass-1") as app:
+        assert clone.execute("select count(*) from ledger").fetchone() == (2,)
+        with pytest.raises(errors.InsufficientPrivilege):
+            app.execute("alter role ledger_app_clone with password 'taken-over-3'")
