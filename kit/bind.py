@@ -28,7 +28,7 @@ from kit import aws, bindings, interrupt
 from kit.deploy import addresses
 from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
-from kit.iam.service import refusal, service_admits
+from kit.iam.service import LAMBDA, refusal, service_admits
 from kit.recorder import Recorder
 from kit.sandbox import Sandbox
 from kit.sandbox.attempts import RefusedAttempts
@@ -41,7 +41,6 @@ from kit.scenario import Env, EnvLiteral, Scenario
 from kit.toolchain import deps
 
 AWS_ENDPOINT = "endpoint.aws"
-LAMBDA_SERVICE = "lambda.amazonaws.com"  # who assumes a function's execution role
 WORKSPACE = "/workspace"  # the workers' cwd inside their sandbox: their copy of the solution
 
 
@@ -248,7 +247,7 @@ def services(scenario: Scenario) -> dict[str, str]:
     workers = scenario.workers
     if workers is None or scenario.trust != "team":
         return {}
-    service = LAMBDA_SERVICE if workers.kind == "lambda" else workers.service
+    service = LAMBDA if workers.kind == "lambda" else workers.service
     return {} if service is None else {workers.role: service}
 
 

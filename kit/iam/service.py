@@ -22,6 +22,8 @@ from kit.iam.effective import runtime_keys
 from kit.iam.evaluate import Decision
 from kit.iam.trust import can_assume
 
+LAMBDA = "lambda.amazonaws.com"  # who assumes a function's execution role
+
 
 def service_keys(service: str, account: str, window: tuple[float, float],
                  source_arn: str | None = None) -> dict[str, ContextValue]:

@@ -7,8 +7,6 @@ import time
 from typing import Any
 from urllib.parse import unquote
 
-LAMBDA = "lambda.amazonaws.com"
-
 
 def execution_roles_must_trust_lambda() -> None:
     """CreateFunction and UpdateFunctionConfiguration refuse an execution role whose trust
@@ -60,7 +58,7 @@ def _refusal(account: str, partition: str, role_arn: str) -> str:
     """Why Lambda may not assume the role ("" when it may, or moto already answered)."""
     from moto.iam.models import iam_backends
 
-    from kit.iam.service import service_admits
+    from kit.iam.service import LAMBDA, service_admits
 
     try:
         role = iam_backends[account][partition].get_role_by_arn(role_arn)
