@@ -56,10 +56,11 @@ def _session() -> boto3.session.Session:
     return boto3.session.Session(botocore_session=core)
 
 
-def client(service: str, endpoint: str, creds: Credentials = ADMIN) -> Any:
-    """A boto3 client for `service` at `endpoint` with `creds`."""
+def client(service: str, endpoint: str, creds: Credentials = ADMIN, region: str = REGION
+           ) -> Any:
+    """A boto3 client for `service` at `endpoint` with `creds`, in `region`."""
     return _session().client(
-        service, endpoint_url=endpoint, region_name=REGION, config=_CONFIG,
+        service, endpoint_url=endpoint, region_name=region, config=_CONFIG,
         aws_access_key_id=creds.access_key_id, aws_secret_access_key=creds.secret_access_key,
         aws_session_token=creds.token)
 

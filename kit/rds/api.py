@@ -36,6 +36,7 @@ class Request:
     plane: DataPlane
     forward: Callable[[], Reply]
     admin: Any  # a boto3 RDS client straight to moto, for the plane's own record keeping
+    region: str = aws.REGION  # the Region the call was signed for
 
 
 def handle(action: str, request: Request) -> Reply:
@@ -48,7 +49,7 @@ def handle(action: str, request: Request) -> Reply:
 
 def _instance(request: Request, param: str = "DBInstanceIdentifier") -> DbInstance | None:
     name = request.params.get(param, "")
-    return request.plane.get(name) if name else None
+    return request.plane.get(name, request.region) if name else None
 
 
 def _available(instance: DbInstance, action: str) -> None:
@@ -60,7 +61,9 @@ def _available(instance: DbInstance, action: str) -> None:
 def _spec(record: Any) -> Spec:
     zones = sorted({zone.text for zone in record.iterfind(
         f".//{{{wire.NS}}}SubnetAvailabilityZone/{{{wire.NS}}}Name") if zone.text})
+    arn = (text(record, "DBInstanceArn") or "").split(":")
     return Spec(identifier=(text(record, "DBInstanceIdentifier") or "").lower(),
+                region=arn[3] if len(arn) > 3 and arn[3] else aws.REGION,
                 resource_id=text(record, "DbiResourceId") or "",
                 master_username=text(record, "MasterUsername") or "postgres",
                 db_name=text(record, "DBName"),
@@ -86,6 +89,17 @@ def rewrite_instance(record: Any, instance: DbInstance) -> None:
         instance.secondary_zone if instance.spec.multi_az else None)
     window = instance.window()
     put(record, "LatestRestorableTime", wire.timestamp(window[1]) if window else None)
+    put(record, "BackupRetentionPeriod", str(instance.backups.retention_days))
+    if instance.source is None:  # never a replica, or promoted: standalone
+        put(record, "ReadReplicaSourceDBInstanceIdentifier", None)
+    replicas = record.find(f"{{{wire.NS}}}ReadReplicaDBInstanceIdentifiers")
+    if replicas is not None:  # moto keeps listing promoted replicas; AWS does not
+        held = {(r.spec.region, r.identifier) for r in instance.replicas}
+        for entry in list(replicas):
+            name = entry.text or ""
+            region = name.split(":")[3] if name.startswith("arn:") else instance.spec.region
+            if (region, name.rsplit(":", 1)[-1].lower()) not in held:
+                replicas.remove(entry)
 
 
 def _rewritten(reply: Reply, plane: DataPlane) -> Reply:
@@ -95,7 +109,8 @@ def _rewritten(reply: Reply, plane: DataPlane) -> Reply:
         return reply
     root = wire.parse(body)
     for record in wire.records(root, "DBInstance"):
-        instance = plane.get(text(record, "DBInstanceIdentifier") or "")
+        instance = plane.get(text(record, "DBInstanceArn")
+                             or text(record, "DBInstanceIdentifier") or "")
         if instance is not None:
             rewrite_instance(record, instance)
     for record in wire.records(root, "DBSnapshot"):
@@ -280,10 +295,62 @@ def delete_db_instance(request: Request) -> Reply:
     if instance.status == "deleting":
         raise InvalidDBInstanceState(f"Instance {instance.identifier} is already being "
                                      "deleted.")
+    if instance.replicas:
+        request.plane.errors.append("DeleteDBInstance of a source of read replicas (they "
+                                    "would be promoted) is not modelled by the kit's data "
+                                    "plane (kit/rds)")
     reply = request.forward()
     if 200 <= reply[0] < 300:
         drop = flag(request.params, "DeleteAutomatedBackups") is not False
         request.plane.delete(instance, None if skip else final, drop)
+    return _rewritten(reply, request.plane)
+
+
+def create_read_replica(request: Request) -> Reply:
+    """CreateDBInstanceReadReplica (API_CreateDBInstanceReadReplica.html): a new instance,
+    in the Region the call is sent to, streaming asynchronously from its source (named by
+    identifier, or by ARN from another Region). "Your source DB instance or cluster must
+    have backup retention enabled"; "RDS creates read replicas with backups disabled"; a
+    replica is single-AZ unless MultiAZ says otherwise (which the plane does not model)."""
+    source = _instance(request, "SourceDBInstanceIdentifier")
+    if source is None:
+        return request.forward()
+    _available(source, "CreateDBInstanceReadReplica")
+    if not source.backups.enabled:
+        raise InvalidDBInstanceState(
+            f"Automated backups are not enabled for DB instance {source.identifier}: a read "
+            "replica needs its source's BackupRetentionPeriod above 0.")
+    if flag(request.params, "MultiAZ"):
+        request.plane.errors.append("CreateDBInstanceReadReplica with MultiAZ is not modelled "
+                                    "by the kit's data plane (kit/rds)")
+    reply = request.forward()
+    spec = _created(reply)
+    if spec is not None:  # moto copies the source's zone, Multi-AZ and retention
+        zone = request.params.get("AvailabilityZone") or f"{spec.region}a"
+        request.plane.replicate(replace(spec, zone=zone, zones=(), multi_az=False,
+                                        retention_days=0), source)
+    return _rewritten(reply, request.plane)
+
+
+def promote_read_replica(request: Request) -> Reply:
+    """PromoteReadReplica (API_PromoteReadReplica.html): a read replica becomes a
+    standalone DB instance, writable, with BackupRetentionPeriod days of automated backups
+    ("Default: 1"; "Must be a value from 0 to 35"); the identifier "must match the
+    identifier of an existing read replica DB instance" (InvalidDBInstanceState)."""
+    instance = _instance(request)
+    if instance is None:
+        return request.forward()
+    if instance.source is None:
+        raise InvalidDBInstanceState(f"DB Instance {instance.identifier} is not a read "
+                                     "replica.")
+    _available(instance, "PromoteReadReplica")
+    retention = int(request.params.get("BackupRetentionPeriod", "1"))
+    if not 0 <= retention <= 35:
+        raise InvalidParameterValue(f"BackupRetentionPeriod {retention} is not from 0 to 35.")
+    reply = request.forward()
+    if 200 <= reply[0] < 300:
+        instance.status = "modifying"
+        request.plane.run(instance, "promote", instance.promote, retention)
     return _rewritten(reply, request.plane)
 
 
@@ -317,7 +384,7 @@ def modify_db_instance(request: Request) -> Reply:
 # Calls that would change what the data plane holds in ways it does not model: a run that
 # makes one is the kit's error, naming the call, never the solution's verdict.
 UNMODELLED = frozenset({
-    "CreateDBInstanceReadReplica", "PromoteReadReplica", "StopDBInstance", "StartDBInstance",
+    "StopDBInstance", "StartDBInstance",
     "RestoreDBInstanceFromS3", "SwitchoverReadReplica", "CreateDBCluster",
     "RestoreDBClusterToPointInTime", "RestoreDBClusterFromSnapshot", "FailoverDBCluster"})
 
@@ -331,4 +398,6 @@ HANDLERS: dict[str, Callable[[Request], Reply]] = {
     "RestoreDBInstanceToPointInTime": restore_to_point_in_time,
     "DeleteDBInstance": delete_db_instance,
     "ModifyDBInstance": modify_db_instance,
+    "CreateDBInstanceReadReplica": create_read_replica,
+    "PromoteReadReplica": promote_read_replica,
 }

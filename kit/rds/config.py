@@ -26,6 +26,9 @@ class RdsTimings(BaseModel):
     # a restore (from a snapshot or to a point in time) stays `creating` this long, the real
     # copy and WAL replay included (longer only when they take longer: an overrun)
     restore_seconds: float = Field(2.0, ge=0, le=300)
+    # PromoteReadReplica: the replica is `modifying` this long (AWS reboots it), the real
+    # promotion and first backup included
+    promote_seconds: float = Field(1.0, ge=0, le=120)
     # how often an instance's WAL is shipped to its backups: LatestRestorableTime lags the
     # present by at most this (AWS: "typically within the last five minutes")
     wal_upload_seconds: float = Field(1.0, gt=0, le=60)

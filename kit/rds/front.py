@@ -9,6 +9,7 @@ Terraform runs with the kit's own credentials.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -21,6 +22,9 @@ from kit.rds.wire import Reply
 from kit.sandbox.http import LoopbackServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
+# The Region of a SigV4 call: its credential scope (the Authorization header's, or a
+# presigned URL's X-Amz-Credential), AKID/date/region/service/aws4_request.
+_SCOPE = re.compile(r"Credential=[^/\s,]+/[^/\s,]+/([^/\s,]+)/")
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
               "content-length", "te", "trailers"}
 
@@ -68,7 +72,8 @@ class RdsFront:
                                      "(kit/rds): the run cannot judge what it would do")
         if not self.plane.enabled or action not in api.HANDLERS:
             return forward()
-        return api.handle(action, api.Request(params, self.plane, forward, self._admin))
+        return api.handle(action, api.Request(params, self.plane, forward, self._admin,
+                                              region(headers, params)))
 
     def _forward(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Reply:
         out = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
@@ -76,3 +81,11 @@ class RdsFront:
                                   preload_content=True, redirect=False)
         reply = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_BY_HOP}
         return resp.status, reply, resp.data
+
+
+def region(headers: dict[str, str], params: dict[str, str]) -> str:
+    """The Region a call was signed for (the kit's when it carries no signature)."""
+    auth = next((v for k, v in headers.items() if k.lower() == "authorization"), "")
+    scoped = _SCOPE.search(auth) or _SCOPE.search("Credential=" + params.get(
+        "X-Amz-Credential", ""))
+    return scoped.group(1) if scoped else aws.REGION

@@ -33,6 +33,7 @@ from typing import Any
 
 from psycopg import sql
 
+from kit.aws import REGION
 from kit.rds.backups import Backups
 from kit.rds.config import RdsTimings
 from kit.rds.errors import DataPlaneError
@@ -58,6 +59,13 @@ class Spec:
     zone: str = "us-east-1a"  # AvailabilityZone as created
     zones: tuple[str, ...] = ()  # the zones of its DB subnet group (none: the region's)
     master_password: str | None = None  # MasterUserPassword as created (None: not given)
+    region: str = REGION  # the Region it is in (its ARN's)
+
+
+def conninfo(upstream: PgServer, name: str) -> str:
+    """primary_conninfo of a replica of `upstream` streaming as `name` (over its socket)."""
+    return (f"'host={upstream.sockets} port={upstream.port} user=postgres "
+            f"application_name={name}'")
 
 
 def other_zone(spec: Spec, primary: str) -> str:
@@ -77,6 +85,7 @@ class Source:
 
     path: Path | None = None
     recovery: dict[str, str] | None = None
+    upstream: DbInstance | None = None  # a read replica's source instance
 
 
 class DbInstance:
@@ -107,6 +116,8 @@ class DbInstance:
         self.struck: float | None = None
         self.lock = threading.RLock()
         self._generation = 0
+        self.source: DbInstance | None = None  # the instance it is a read replica of
+        self.replicas: list[DbInstance] = []  # its read replicas
 
     @property
     def identifier(self) -> str:
@@ -156,22 +167,25 @@ class DbInstance:
         struck, self.struck = self.struck, None
         return struck
 
+    def _stream(self, server: PgServer, upstream: PgServer, name: str) -> None:
+        """Start `server` as a streaming replica of `upstream` named `name`, and wait
+        (bounded) until it streams."""
+        server.configure({**self.backups.settings(), "primary_conninfo": conninfo(upstream, name)})
+        server.signal_file("standby.signal")
+        server.start()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not upstream.query("select 1 from pg_stat_replication where application_name = "
+                                 "%s and state = 'streaming'", (name,)):
+            if time.monotonic() > deadline:
+                raise DataPlaneError(f"{server.name} did not stream from {upstream.name} "
+                                     f"within {READY_TIMEOUT:.0f} s")
+            self._pause(0.02)
+
     def _add_standby(self) -> None:
         primary = self.primary
         assert primary is not None
         standby = self._server(primary)
-        standby.configure({**self.backups.settings(), "primary_conninfo":
-                           f"'host={primary.sockets} port={primary.port} user=postgres "
-                           f"application_name={STANDBY_NAME}'"})
-        standby.signal_file("standby.signal")
-        standby.start()
-        deadline = time.monotonic() + READY_TIMEOUT
-        while not primary.query("select 1 from pg_stat_replication where application_name = "
-                                "%s and state = 'streaming'", (STANDBY_NAME,)):
-            if time.monotonic() > deadline:
-                raise DataPlaneError(f"the standby of {self.identifier} did not stream from "
-                                     f"its primary within {READY_TIMEOUT:.0f} s")
-            self._pause(0.02)
+        self._stream(standby, primary, STANDBY_NAME)
         primary.set({"synchronous_standby_names": f"'{STANDBY_NAME}'"})
         self.standby = standby
 
@@ -202,6 +216,8 @@ class DbInstance:
         self._point_endpoint(new)
         self.emit(self.identifier, "failover_completed", reason=why, zone=self.zone,
                   secondary_zone=self.secondary_zone)
+        for replica in list(self.replicas):  # read replicas follow the new primary
+            replica.follow(new)
         self._add_standby()
 
     def _restart(self, why: str) -> None:
@@ -230,6 +246,9 @@ class DbInstance:
             self._set("available")
 
     def _build(self, source: Source) -> None:
+        if source.upstream is not None:
+            self._build_replica(source.upstream)
+            return
         server = self._server(source.path)
         server.configure({**self.backups.settings(), **(source.recovery or {})})
         if source.recovery:
@@ -244,6 +263,57 @@ class DbInstance:
             self._add_standby()
         if self.backups.enabled:
             self.backups.base_backup(server)
+
+    def _build_replica(self, upstream: DbInstance) -> None:
+        """A read replica: a base backup of the source's primary, streaming from it
+        asynchronously (no commit waits for it), read-only until promoted."""
+        with upstream.lock:
+            if upstream.primary is None:
+                raise DataPlaneError(f"{upstream.identifier} has no primary to replicate")
+            server = self._server(upstream.primary)
+            self._stream(server, upstream.primary, self.replication_name)
+        self.primary, self.source = server, upstream
+        upstream.replicas.append(self)
+
+    @property
+    def replication_name(self) -> str:
+        """The application_name it streams under (unique in the run, as its directory)."""
+        return self.root.name[:63]
+
+    def follow(self, upstream: PgServer) -> None:
+        """Stream from `upstream` from now on (the source failed over to it)."""
+        if self.primary is not None and self.primary.alive():
+            self.primary.set({"primary_conninfo": conninfo(upstream, self.replication_name)})
+
+    def cut_replication(self) -> None:
+        """Stop receiving WAL (the source's Region is cut off): what was not streamed yet
+        never arrives."""
+        if self.primary is not None and self.primary.alive():
+            self.primary.set({"primary_conninfo": "''"})
+        self.emit(self.identifier, "replication_cut")
+
+    def promote(self, retention_days: int) -> None:
+        """modifying -> available: a read replica becomes a standalone instance, writable,
+        with automated backups when `retention_days` is above 0."""
+        with self.lock:
+            server, source = self.primary, self.source
+            assert server is not None
+            self.emit(self.identifier, "promotion_started")
+
+            def promote() -> None:
+                server.promote()
+                self.backups.retention_days = retention_days
+                server.set(self.backups.settings())
+                if self.backups.enabled:
+                    self.backups.base_backup(server)
+
+            self._within(self.timings.promote_seconds, "promote", promote)
+            if source is not None and self in source.replicas:
+                source.replicas.remove(self)
+            self.source = None
+            self.spec = replace(self.spec, retention_days=retention_days)
+            self.emit(self.identifier, "promoted")
+            self._set("available")
 
     def _await_promotion(self, server: PgServer) -> None:
         deadline = time.monotonic() + RECOVERY_TIMEOUT
@@ -347,6 +417,8 @@ class DbInstance:
                 if server is not None:
                     server.destroy()
             self.primary = self.standby = None
+            if self.source is not None and self in self.source.replicas:
+                self.source.replicas.remove(self)
             if drop_backups:
                 self.backups.remove()
             self._set("deleted")

@@ -27,6 +27,7 @@ from typing import Any
 
 import psycopg
 
+from kit.aws import REGION
 from kit.rds.config import RdsTimings
 from kit.rds.errors import DataPlaneError
 from kit.rds.instance import DbInstance, Source, Spec
@@ -38,6 +39,11 @@ log = logging.getLogger(__name__)
 MONITOR_SECONDS = 0.05
 JOIN_TIMEOUT = 30.0
 Listener = Callable[[str, str, dict[str, Any]], None]
+
+
+def key(identifier: str, region: str) -> tuple[str, str]:
+    """How the plane holds an instance: identifiers are unique per account and Region."""
+    return region, identifier.lower()
 
 
 class DataPlane:
@@ -109,10 +115,14 @@ class DataPlane:
         instance = DbInstance(spec, own(self.root / name, 0o711), proxy,
                               self.timings, self._stop, self.emit, self._spawn,
                               self.given(spec))
-        with self._lock:
-            self.instances[spec.identifier.lower()] = instance
+        self.add(instance)
         self.emit(spec.identifier, "status", status="creating")
         return instance
+
+    def add(self, instance: DbInstance) -> None:
+        """Hold `instance`, under its Region and identifier."""
+        with self._lock:
+            self.instances[key(instance.spec.identifier, instance.spec.region)] = instance
 
     def given(self, spec: Spec) -> str:
         """The master password of a new instance: its MasterUserPassword, as RDS sets it
@@ -129,9 +139,12 @@ class DataPlane:
         given = self._given.get(username)
         return given or hmac.new(self._key, username.encode(), hashlib.sha256).hexdigest()
 
-    def get(self, identifier: str) -> DbInstance | None:
-        """The live instance named `identifier` (or its ARN)."""
-        return self.instances.get(identifier.rsplit(":db:", 1)[-1].lower())
+    def get(self, identifier: str, region: str = REGION) -> DbInstance | None:
+        """The live instance named `identifier` in `region`, or by its ARN."""
+        if identifier.startswith("arn:"):
+            parts = identifier.split(":")
+            region, identifier = parts[3], parts[-1]
+        return self.instances.get(key(identifier, region))
 
     def by_port(self, port: int) -> DbInstance | None:
         """The instance whose endpoint listens on `port`."""
@@ -141,6 +154,13 @@ class DataPlane:
         """CreateDBInstance: a new, empty database."""
         instance = self.register(spec)
         self.run(instance, "create", instance.provision, Source(),
+                 self.timings.create_seconds)
+        return instance
+
+    def replicate(self, spec: Spec, source: DbInstance) -> DbInstance:
+        """CreateDBInstanceReadReplica: a new instance streaming from `source`."""
+        instance = self.register(spec)
+        self.run(instance, "create", instance.provision, Source(upstream=source),
                  self.timings.create_seconds)
         return instance
 
@@ -211,7 +231,7 @@ class DataPlane:
                 instance.busy = False
                 if instance.status == "deleted":
                     with self._lock:
-                        self.instances.pop(instance.identifier.lower(), None)
+                        self.instances.pop(key(instance.identifier, instance.spec.region), None)
                     with contextlib.suppress(Exception):
                         instance.proxy.delete()
 

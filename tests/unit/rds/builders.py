@@ -64,7 +64,7 @@ def plane(root: Path, *instances: DbInstance) -> DataPlane:
     made = DataPlane(root / "rds", None)  # type: ignore[arg-type]
     made.enabled = True
     for one in instances:
-        made.instances[one.identifier] = one
+        made.add(one)
     return made
 
 
@@ -111,6 +111,7 @@ def describe_reply(*records: str) -> Reply:
 def instance_record(identifier: str, status: str = "available", multi_az: bool = False) -> str:
     """A DBInstance record as moto writes it (its own status and endpoint)."""
     return (f"<DBInstance><DBInstanceIdentifier>{identifier}</DBInstanceIdentifier>"
+            f"<DBInstanceArn>arn:aws:rds:us-east-1:123456789012:db:{identifier}</DBInstanceArn>"
             f"<DBInstanceStatus>{status}</DBInstanceStatus><Endpoint><Address>moto.example"
             "</Address><Port>5432</Port></Endpoint>"
             f"<MultiAZ>{'true' if multi_az else 'false'}</MultiAZ>"

@@ -1,0 +1,108 @@
+"""Read replicas on the RDS data plane against real servers, through the front: a replica
+in another Region streams from its source, follows its failovers, keeps what it received
+when its source's Region is cut off, and is promoted to a standalone, writable instance
+(RDS User Guide, "Working with DB instance read replicas", "Creating a read replica in a
+different AWS Region"; RDS API reference, CreateDBInstanceReadReplica, PromoteReadReplica).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from botocore.exceptions import ClientError
+from psycopg import errors
+
+from kit import aws
+from kit.sandbox import Sandbox
+from tests.integration.test_rds_plane import (
+    PLANES,
+    TIMINGS,
+    available,
+    code,
+    create,
+    describe,
+    ids,
+    until,
+    url,
+    write,
+)
+
+WEST = "us-west-2"
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    with Sandbox(postgres=False) as sb:
+        PLANES.append(sb.rds.plane)
+        yield sb
+        PLANES.remove(sb.rds.plane)
+
+
+@pytest.fixture
+def regions(sandbox: Sandbox) -> Iterator[tuple[Any, Any]]:
+    sandbox.moto.reset()
+    sandbox.rds.plane.enable(TIMINGS)
+    try:
+        yield aws.client("rds", sandbox.rds.url), aws.client("rds", sandbox.rds.url,
+                                                             region=WEST)
+    finally:
+        sandbox.rds.plane.reset()
+        sandbox.toxiproxy.reset()
+
+
+def test_a_cross_region_replica_streams_follows_a_failover_and_is_promoted(
+        regions: tuple[Any, Any], sandbox: Sandbox) -> None:
+    east, west = regions
+    source = create(east, "ledger-x", multi_az=True)
+    write(source, range(0, 5))
+    # The same identifier in another Region is another instance (identifiers are unique
+    # per account and Region), named by its source's ARN.
+    west.create_db_instance_read_replica(DBInstanceIdentifier="ledger-x",
+                                         SourceDBInstanceIdentifier=source["DBInstanceArn"])
+    replica = available(west, "ledger-x")
+    assert replica["Endpoint"]["Port"] != source["Endpoint"]["Port"]
+    # "RDS creates read replicas with backups disabled"; in its own Region; single-AZ.
+    assert (replica["BackupRetentionPeriod"], replica["MultiAZ"]) == (0, False)
+    assert replica["AvailabilityZone"].startswith(WEST)
+    assert replica["ReadReplicaSourceDBInstanceIdentifier"] == source["DBInstanceArn"]
+    assert describe(east, "ledger-x")["ReadReplicaDBInstanceIdentifiers"] == [
+        replica["DBInstanceArn"]]
+    until(lambda: ids(replica) == list(range(5)), "the replica has the source's rows")
+    with pytest.raises(errors.ReadOnlySqlTransaction):  # a replica is read-only
+        write(replica, range(100, 101))
+
+    east.reboot_db_instance(DBInstanceIdentifier="ledger-x", ForceFailover=True)
+    write(available(east, "ledger-x"), range(5, 8))
+    until(lambda: ids(replica) == list(range(8)), "the replica follows the new primary")
+
+    sandbox.rds.plane.get("ledger-x", WEST).cut_replication()
+    write(source, range(8, 10))  # never shipped: the source's Region is cut off
+    with pytest.raises(ClientError) as refused:
+        east.promote_read_replica(DBInstanceIdentifier="ledger-x")
+    assert code(refused) == "InvalidDBInstanceState"
+
+    west.promote_read_replica(DBInstanceIdentifier="ledger-x", BackupRetentionPeriod=3)
+    assert describe(west, "ledger-x")["DBInstanceStatus"] == "modifying"
+    promoted = available(west, "ledger-x")
+    assert ids(promoted) == list(range(8))
+    write(promoted, range(10, 12))  # standalone: writable
+    assert ids(promoted) == [*range(8), 10, 11]
+    assert promoted["BackupRetentionPeriod"] == 3
+    assert "ReadReplicaSourceDBInstanceIdentifier" not in promoted
+    assert describe(east, "ledger-x").get("ReadReplicaDBInstanceIdentifiers", []) == []
+    until(lambda: "LatestRestorableTime" in describe(west, "ledger-x"),
+          "the promoted instance's automated backups")
+    with psycopg.connect(url(source), autocommit=True) as conn:  # the source is unchanged
+        assert conn.execute("select count(*) from t").fetchone()[0] == 10
+
+
+def test_a_source_without_backups_has_no_replica(regions: tuple[Any, Any]) -> None:
+    east, west = regions
+    source = create(east, "ledger-y", retention=0)
+    with pytest.raises(ClientError) as refused:
+        west.create_db_instance_read_replica(
+            DBInstanceIdentifier="ledger-y-dr", SourceDBInstanceIdentifier=source["DBInstanceArn"])
+    assert code(refused) == "InvalidDBInstanceState"
