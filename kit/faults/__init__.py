@@ -26,7 +26,14 @@ from kit.faults.iam import (
 from kit.faults.messages import LostDeletes
 from kit.faults.network import NetworkLatency, NetworkOutage
 from kit.faults.process import WorkerCrash
-from kit.faults.rds import AzLoss, BadMigration, InstanceCrash, InstanceDelete, MaintenanceReboot
+from kit.faults.rds import (
+    AzLoss,
+    BadMigration,
+    InstanceCrash,
+    InstanceDelete,
+    MaintenanceReboot,
+    RegionLoss,
+)
 from kit.faults.rotation import SecretRotation
 
 FAULTS: dict[str, type[FaultKind]] = {
@@ -45,6 +52,7 @@ FAULTS: dict[str, type[FaultKind]] = {
     "bad_migration": BadMigration,
     "instance_delete": InstanceDelete,
     "reboot_failover": MaintenanceReboot,
+    "region_loss": RegionLoss,
     "clock_skew": ClockSkew,
     "function_timeout": FunctionTimeout,
     "function_throttle": FunctionThrottle,

@@ -15,6 +15,11 @@ until the drill has settled (recovered or timed out), then heals.
 - instance_delete: an administrator (allowed to) calls DeleteDBInstance.
 - reboot_failover: maintenance reboots the instance with ForceFailover (a plain reboot
   when it is not Multi-AZ, which is what AWS maintenance does then).
+- region_loss: the instance's whole Region is cut off: none of its instances answers (a
+  Multi-AZ standby is in the same Region: nothing fails over), replicas elsewhere stop
+  receiving its WAL, and every AWS API call signed for it is answered 503
+  ServiceUnavailable. It returns when the drill has settled, or after `duration_seconds`
+  (then its old primary is writable again: a runbook must keep the application off it).
 """
 
 from __future__ import annotations
@@ -132,6 +137,32 @@ class AzLoss(RdsFault):
         instance = getattr(self, "_instance", None)
         if instance is not None and instance.status != "deleted":
             instance.heal_az()
+
+
+class RegionLoss(RdsFault):
+    """The instance's Region is cut off: its instances and its API endpoints."""
+
+    incident_kind = "region_loss"
+    timed = True
+
+    def start(self) -> dict[str, Any]:
+        instance, started = self.instance(), utcnow()
+        self._region = instance.spec.region
+        # Before the incident is reported: nothing gets through after it.
+        self._cut = self.hooks.plane.cut_region(self._region)
+        self.ctx.gateway.lose_region(self._region)
+        self.report(self.incident(started, f"The AWS Region {self._region} is unreachable: "
+                                  "its databases and its API endpoints; it is not known when "
+                                  "it returns.", region=self._region))
+        return {"target": self.ctx.target, "instance": self.identifier,
+                "region": self._region, "instances_cut": sorted(i.identifier for i in self._cut),
+                "effect": "the Region's instances and API endpoints unreachable"}
+
+    def heal(self) -> None:
+        region = getattr(self, "_region", None)
+        if region is not None:
+            self.hooks.plane.heal_region(self._cut)
+            self.ctx.gateway.restore_region(region)
 
 
 class MigrationParams(BaseModel):

@@ -44,6 +44,7 @@ DYNAMODB_MAX_BODY = 16 * MiB + 64 * KiB
 OTHER_MAX_BODY = 2 * MiB
 MAX_HEADER_BYTES = 32 * KiB
 _SERVICE = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
+_REGION = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ class Refusal:
 def service_of(headers: dict[str, str]) -> str:
     """The service a request's signature names ("" when it has none)."""
     found = _SERVICE.search(headers.get("authorization", ""))
+    return found.group(1) if found else ""
+
+
+def region_of(headers: dict[str, str]) -> str:
+    """The Region a request's signature names ("" when it has none)."""
+    found = _REGION.search(headers.get("authorization", ""))
     return found.group(1) if found else ""
 
 

@@ -63,6 +63,7 @@ class Gateway:
         self.key_of = key_of  # the scenario's message key of a body, for receive records
         self.account = account
         self.lost_deletes = 0
+        self.lost_regions: set[str] = set()  # Regions whose endpoints answer 503 (a fault)
         self.receipts: dict[str, str] = {}  # receipt handle -> message id
         self._admin = admin
         self._clients: dict[str, Any] = {}
@@ -140,6 +141,30 @@ class Gateway:
                 return True
             return False
 
+    def lose_region(self, region: str) -> None:
+        """Fault hook: every call signed for `region` is answered 503 ServiceUnavailable,
+        whoever makes it, until `restore_region`."""
+        with self._lock:
+            self.lost_regions.add(region)
+
+    def restore_region(self, region: str) -> None:
+        """The Region's endpoints answer again (idempotent)."""
+        with self._lock:
+            self.lost_regions.discard(region)
+
+    def _unreachable(self, method: str, headers: dict[str, str]) -> replies.Reply | None:
+        # A lost Region's API: AWS's own answer when a service cannot serve
+        # (ServiceUnavailable, 503, which SDKs retry), before anything is authorized.
+        region = limits.region_of(headers)
+        if region not in self.lost_regions:
+            return None
+        service = limits.service_of(headers)
+        refusal = limits.Refusal("ServiceUnavailable", 503,
+                                 f"The {service} endpoint of {region} is unavailable.")
+        self._note_refusal(self.guard.process_of(headers), refusal, service)
+        return replies.error(service, limits.protocol_of(service, headers), refusal.code,
+                             refusal.message, head=method == "HEAD", status=refusal.status)
+
     def check_size(self, method: str, path: str, headers: dict[str, str],
                    client_ip: str = "127.0.0.1") -> replies.Reply | None:
         """Before a body is read: the refusal of one too large or streamed, else None."""
@@ -171,6 +196,9 @@ class Gateway:
                 "deciding": [],
                 "reason": "the emulator's admin API is refused to every workload"}))
             return 403, {"Content-Type": "text/plain"}, b"the emulator admin API is not for you"
+        unreachable = self._unreachable(method, headers) if self.lost_regions else None
+        if unreachable is not None:
+            return unreachable
         try:
             session, call = self.guard.admit(method, path, headers, body, client_ip)
         except Refused as refused:

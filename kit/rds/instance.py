@@ -372,13 +372,14 @@ class DbInstance:
                 self._restart("the primary failed")
             self._set("available")
 
-    def cut_off(self) -> None:
-        """The primary's Availability Zone is cut off, at once: the endpoint stops answering
-        and the WAL stops shipping (then `lose_az` does what RDS does about it)."""
+    def cut_off(self, event: str = "az_lost") -> None:
+        """The primary's Availability Zone (or its Region: `event`) is cut off, at once: the
+        endpoint stops answering and the WAL stops shipping (then `lose_az` does what RDS
+        does about a zone)."""
         self.partitioned = True
         self.struck = time.monotonic()
         self.proxy.set_enabled(False)
-        self.emit(self.identifier, "az_lost")
+        self.emit(self.identifier, event)
 
     def lose_az(self) -> None:
         """After `cut_off`: Multi-AZ fails over, a single-AZ instance stays unreachable until
@@ -387,13 +388,13 @@ class DbInstance:
             if self.partitioned and self.standby is not None:
                 self._failover("the primary's Availability Zone failed")
 
-    def heal_az(self) -> None:
-        """The zone is back: a single-AZ instance answers again."""
+    def heal_az(self, event: str = "az_restored") -> None:
+        """The zone (or the Region: `event`) is back: a cut-off instance answers again."""
         with self.lock:
             if self.partitioned:
                 self.partitioned, self.struck = False, None
                 self._point_endpoint(self.primary)
-                self.emit(self.identifier, "az_restored")
+                self.emit(self.identifier, event)
 
     def snapshot(self, snap: Snapshot, finished: Callable[[Snapshot, bool], None]) -> None:
         """Copy the primary's data into a snapshot (the instance stays available)."""

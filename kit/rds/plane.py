@@ -250,6 +250,31 @@ class DataPlane:
         instance.primary.kill()
         self.emit(instance.identifier, "primary_killed")
 
+    def cut_region(self, region: str) -> list[DbInstance]:
+        """A Region is cut off: no endpoint of its instances answers, their WAL stops
+        shipping, and replicas in other Regions stop receiving it. Nothing fails over: a
+        Multi-AZ standby is in the same Region. Returns the instances cut off."""
+        cut = [i for i in self.instances.values()
+               if i.spec.region == region and i.status != "deleted"]
+        for instance in cut:
+            instance.cut_off("region_lost")
+            for replica in instance.replicas:
+                if replica.spec.region != region:
+                    replica.cut_replication()
+        return cut
+
+    def heal_region(self, cut: list[DbInstance]) -> None:
+        """The Region is back: its instances answer again (a primary that was replaced
+        elsewhere is writable again: the split brain a runbook must prevent), and replicas
+        still attached resume streaming."""
+        for instance in cut:
+            if instance.status == "deleted":
+                continue
+            instance.heal_az("region_restored")
+            for replica in instance.replicas:
+                if instance.primary is not None:
+                    replica.follow(instance.primary)
+
     # --- the clock -------------------------------------------------------------------
 
     def emit(self, identifier: str, event: str, **detail: Any) -> None:

@@ -106,3 +106,28 @@ def test_a_source_without_backups_has_no_replica(regions: tuple[Any, Any]) -> No
         west.create_db_instance_read_replica(
             DBInstanceIdentifier="ledger-y-dr", SourceDBInstanceIdentifier=source["DBInstanceArn"])
     assert code(refused) == "InvalidDBInstanceState"
+
+
+def test_a_lost_region_cuts_its_instances_and_its_replicas_stream_until_it_returns(
+        regions: tuple[Any, Any], sandbox: Sandbox) -> None:
+    east, west = regions
+    plane = sandbox.rds.plane
+    source = create(east, "ledger-z", multi_az=True)
+    write(source, range(0, 3))
+    west.create_db_instance_read_replica(DBInstanceIdentifier="ledger-z-dr",
+                                         SourceDBInstanceIdentifier=source["DBInstanceArn"])
+    replica = available(west, "ledger-z-dr")
+    until(lambda: ids(replica) == list(range(3)), "the replica has the source's rows")
+    cut = plane.cut_region("us-east-1")
+    assert [i.identifier for i in cut] == ["ledger-z"]
+    with pytest.raises(psycopg.OperationalError):  # nothing in the Region answers,
+        ids(source)
+    assert describe(east, "ledger-z")["DBInstanceStatus"] == "available"  # no failover
+    # What commits there now (the kit's own socket: no client reaches it) never ships.
+    with psycopg.connect(plane.get("ledger-z").primary.dsn("ledger"), autocommit=True) as conn:
+        conn.execute("insert into t values (3)")
+    assert ids(replica) == list(range(3))
+    plane.heal_region(cut)
+    assert ids(source) == list(range(4))
+    write(source, range(4, 6))  # the old primary is writable again: what split brain needs
+    until(lambda: ids(replica) == list(range(6)), "the replica streams again")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -26,6 +27,8 @@ class Instance:
     status: str = "available"
     events: list[str] = field(default_factory=list)
     primary: Any = None
+    identifier: str = IDENTIFIER
+    spec: Any = field(default_factory=lambda: SimpleNamespace(region="us-east-1"))
 
     def cut_off(self) -> None:
         self.events.append("cut_off")
@@ -52,6 +55,32 @@ class Plane:
 
     def run(self, instance: Instance, what: str, action: Any, *args: Any) -> None:
         action(*args)  # at once: the real plane runs it in a thread
+
+    def cut_region(self, region: str) -> list[Instance]:
+        cut = [i for i in self.instances.values() if i.spec.region == region]
+        for instance in cut:
+            instance.events.append("region_cut")
+        return cut
+
+    def heal_region(self, cut: list[Instance]) -> None:
+        for instance in cut:
+            instance.events.append("region_healed")
+
+
+@dataclass
+class Gateway:
+    """The gateway: the Regions it answers 503 for, and the changes."""
+
+    lost: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+
+    def lose_region(self, region: str) -> None:
+        self.lost.append(region)
+        self.changes.append(f"lose {region}")
+
+    def restore_region(self, region: str) -> None:
+        self.lost.remove(region)
+        self.changes.append(f"restore {region}")
 
 
 @dataclass
@@ -99,6 +128,7 @@ class Drill:
     admin: RdsAdmin = field(default_factory=RdsAdmin)
     incidents: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     settled: threading.Event = field(default_factory=threading.Event)
+    gateway: Gateway = field(default_factory=Gateway)
 
     @property
     def instance(self) -> Instance:
@@ -115,6 +145,6 @@ class Drill:
                      params=params or {})
         ctx = FaultContext(spec=spec, params=FAULTS[kind].Params.model_validate(params or {}),
                            recorder=Recorder(), supervisor=None,
-                           gateway=None, stopping=threading.Event(),  # type: ignore[arg-type]
+                           gateway=self.gateway, stopping=threading.Event(),  # type: ignore[arg-type]
                            drill=hooks)
         return FAULTS[kind](ctx)

@@ -86,3 +86,26 @@ def test_a_receive_is_neither_calling_nor_an_answer(gateway: tuple[Gateway, Upst
     upstream.release.set()
     thread.join(10)
     assert gw.answered("worker-0") is None
+
+
+def test_a_lost_region_answers_every_call_503_until_it_returns(
+        gateway: tuple[Gateway, Upstream]) -> None:
+    # region_loss (kit/faults/rds.py): a call signed for the lost Region gets AWS's answer
+    # of a service that cannot serve (ServiceUnavailable, 503: SDKs retry it), in the
+    # service's own protocol; other Regions are served; the refusal is recorded.
+    gw, upstream = gateway
+    upstream.release.set()
+    gw.lose_region("us-east-1")
+    east = capture("sqs", "get_queue_attributes", QueueUrl=QUEUE, AttributeNames=["All"])
+    west = capture("secretsmanager", "get_secret_value", SecretId="s", region="us-west-2")
+    lost = capture("secretsmanager", "get_secret_value", SecretId="s")
+    status, headers, body = gw.handle(east.method, east.path, east.headers, east.body)
+    assert status == 503 and b"ServiceUnavailable" in body and b"us-east-1" in body
+    assert gw.handle(lost.method, lost.path, lost.headers, lost.body)[0] == 503
+    assert not upstream.arrived.is_set()
+    assert gw.handle(west.method, west.path, west.headers, west.body)[0] == 200
+    ops = [op.value.as_dict() for op in gw.recorder.snapshot() if op.kind == "request_refused"]
+    assert [(op["code"], op["service"]) for op in ops] == [
+        ("ServiceUnavailable", "sqs"), ("ServiceUnavailable", "secretsmanager")]
+    gw.restore_region("us-east-1")
+    assert gw.handle(east.method, east.path, east.headers, east.body)[0] == 200

@@ -37,19 +37,22 @@ def _stop(request: Any, **_: Any) -> None:
 
 
 @cache
-def _client(service: str, key: str, secret: str, token: str | None, host: str) -> Any:
+def _client(service: str, key: str, secret: str, token: str | None, host: str,
+            region: str = "us-east-1") -> Any:
     client = boto3.session.Session().client(
-        service, endpoint_url=f"http://{host}", region_name="us-east-1",
+        service, endpoint_url=f"http://{host}", region_name=region,
         aws_access_key_id=key, aws_secret_access_key=secret, aws_session_token=token)
     client.meta.events.register("before-send", _stop)
     return client
 
 
 def capture(service: str, operation: str, *, key: str = KEY, secret: str = SECRET,
-            token: str | None = None, host: str = HOST, **params: Any) -> Wire:
-    """The signed request boto3 sends for `operation(**params)` (nothing is sent)."""
+            token: str | None = None, host: str = HOST, region: str = "us-east-1",
+            **params: Any) -> Wire:
+    """The signed request boto3 sends for `operation(**params)` in `region` (nothing is
+    sent)."""
     try:
-        getattr(_client(service, key, secret, token, host), operation)(**params)
+        getattr(_client(service, key, secret, token, host, region), operation)(**params)
     except _Captured as captured:
         return _wire(captured.request, host)
     raise AssertionError(f"{service}.{operation} sent nothing")
