@@ -36,6 +36,7 @@ from kit.checks import (
     recovery_time,
     retention,
     rotation,
+    split_brain,
     workers,
 )
 from kit.checks.params import resolve
@@ -126,6 +127,7 @@ _ROWS = (
     Invariant(recovery_point.RPO, recovery_point.check_rpo, recovery_point.DEFAULTS),
     Invariant(recovery_time.RTO, recovery_time.check_rto, recovery_time.DEFAULTS),
     Invariant(consistency.CONSISTENT, consistency.check_consistent, consistency.DEFAULTS),
+    Invariant(split_brain.SINGLE_WRITER, split_brain.check_single_writer, split_brain.DEFAULTS),
     Invariant(deletion.DELETION, deletion.check_deletion_protection, deletion.DEFAULTS),
     Invariant(rotation.COMPLETES, rotation.check_completes),
     Invariant(rotation.REVOKED, rotation.check_revoked),

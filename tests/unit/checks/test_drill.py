@@ -11,6 +11,7 @@ from kit.checks.consistency import CONSISTENT, check_consistent
 from kit.checks.deletion import DELETION, check_deletion_protection
 from kit.checks.recovery_point import RPO, check_rpo
 from kit.checks.recovery_time import RTO, check_rto
+from kit.checks.split_brain import SINGLE_WRITER, check_single_writer
 from kit.checks.workers import check_app_writes
 from kit.history import FinalState, History, make_history
 
@@ -268,3 +269,44 @@ def test_a_write_a_dying_server_acknowledges_is_not_a_recovery() -> None:
     result = check_rto(d.build(keys), params_of(RTO, rto_seconds=6))
     assert verdict(result) == "fail"
     assert result.evidence["failures_after_incident"] == 2
+
+
+THIRD = "127.0.0.1:5003"
+
+
+def test_a_recovery_that_moves_on_and_stays_is_a_single_writer() -> None:
+    drill = Drill()
+    drill.writes(range(0, 5))
+    drill.incident("region_loss")
+    drill.writes(range(5, 8), NEW)
+    drill.writes(range(8, 10), THIRD)  # a second recovery, onward again
+    result = check_single_writer(drill.build(None), params_of(SINGLE_WRITER))
+    assert verdict(result) == "pass"
+    assert result.evidence["endpoints"] == [OLD, NEW, THIRD]
+    assert result.evidence["switches"] == 2
+
+
+def test_writes_on_a_database_the_application_left_are_split_brain() -> None:
+    # The old primary's Region came back, writable, and the application was let back onto
+    # it: both databases acknowledged writes the other lacks.
+    drill = Drill()
+    drill.writes(range(0, 5))
+    drill.incident("region_loss")
+    drill.writes(range(5, 8), NEW)
+    back = drill.writes(range(8, 11), OLD)
+    result = check_single_writer(drill.build(None), params_of(SINGLE_WRITER))
+    assert verdict(result) == "fail"
+    (returned,) = result.evidence["returns"]["members"]
+    assert (returned["endpoint"], returned["replaced_by"], returned["writes"],
+            returned["first"]) == (OLD, NEW, 3, back[0])
+    assert "split brain: 3 writes" in result.summary
+
+
+def test_a_failed_write_elsewhere_is_no_switch() -> None:
+    # Only acknowledged writes count: an attempt that failed on another endpoint did not
+    # make the application leave its database.
+    drill = Drill()
+    drill.writes(range(0, 3))
+    drill.write(3, NEW, outcome="fail")
+    drill.writes(range(4, 6))
+    assert verdict(check_single_writer(drill.build(None), params_of(SINGLE_WRITER))) == "pass"
