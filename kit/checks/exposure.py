@@ -12,7 +12,11 @@ the resource's service (S3: bucket actions on the bucket, object actions on an o
   (aws:SourceAccount and aws:SourceArn of that account): a statement for a service with
   no source condition lets any customer's resource of that service in, the confused
   deputy (IAM user guide, "The confused deputy problem": use aws:SourceArn or
-  aws:SourceAccount).
+  aws:SourceAccount);
+- with `own_sources` (a scenario whose contract names the one resource a service may act
+  for, such as "the jobs rule and no other rule of any account"), each such service also
+  acting for another resource of the resource's own account: only aws:SourceArn keeps it
+  out, aws:SourceAccount does not.
 A Deny in the policy keeps an outsider out, as in AWS.
 """
 
@@ -27,26 +31,30 @@ from kit.iam.effective import OBJECTS, State, caller_keys, label, load, universe
 from kit.iam.evaluate import decide
 
 EXPOSURE = "iam.resource_exposure"
-DEFAULTS: dict[str, Any] = {"resources": []}
+DEFAULTS: dict[str, Any] = {"resources": [], "own_sources": False}
 FOREIGN = "999999999999"
 ALLOW_ALL = parse_policy({"Version": "2012-10-17", "Statement": [
     {"Effect": "Allow", "Action": "*", "Resource": "*"}]}, name="outsider's own policy")
 
 
-def _outsiders(account: str, policy: Policy) -> list[tuple[str, list[Policy], dict[str, Any]]]:
+def _outsiders(account: str, policy: Policy, own_sources: bool
+               ) -> list[tuple[str, list[Policy], dict[str, Any]]]:
     """(principal, its identity policies, request keys) of each outsider for `policy`."""
     found = [(f"arn:aws:iam::{FOREIGN}:role/kit-outsider", [ALLOW_ALL], {}),
              (f"arn:aws:iam::{account}:role/kit-unrelated-role", [], {})]
     named = sorted({s for st in policy.statements if st.principal for s in st.principal.service})
+    sources = [(FOREIGN, "kit-foreign"), *([(account, "kit-other-source")] if own_sources
+                                            else [])]
     for service in named:
         prefix = service.split(".", 1)[0]
-        found.append((service, [], {
-            "aws:SourceAccount": FOREIGN, "aws:PrincipalIsAWSService": True,
-            "aws:SourceArn": f"arn:aws:{prefix}:us-east-1:{FOREIGN}:kit-foreign"}))
+        for source_account, source in sources:
+            found.append((service, [], {
+                "aws:SourceAccount": source_account, "aws:PrincipalIsAWSService": True,
+                "aws:SourceArn": f"arn:aws:{prefix}:us-east-1:{source_account}:{source}"}))
     return found
 
 
-def _exposed(state: State, name: str) -> list[dict[str, Any]]:
+def _exposed(state: State, name: str, own_sources: bool) -> list[dict[str, Any]]:
     """The (outsider, action) pairs the policy of resource `name` lets in."""
     arn = state.arn(name)
     policy = state.policies.get(arn)
@@ -55,7 +63,7 @@ def _exposed(state: State, name: str) -> list[dict[str, Any]]:
     targets = [(name, arn), *((n, a) for n, a in state.resources.items()
                               if n == f"{name}{OBJECTS}")]
     found = []
-    for principal, identity, keys in _outsiders(state.account, policy):
+    for principal, identity, keys in _outsiders(state.account, policy, own_sources):
         role = principal if ":role/" in principal else None
         session = (f"{principal.replace(':iam::', ':sts::').replace(':role/', ':assumed-role/')}"
                    "/kit-probe") if role else principal
@@ -89,7 +97,8 @@ def check_resource_exposure(history: History, p: Params) -> CheckResult:
     if missing:
         return error(EXPOSURE, f"resource(s) {', '.join(missing)} not in the IAM state", p)
     # Exposed: an (outsider, action, resource) the resource's own policy allows.
-    exposed = [item for name in p["resources"] for item in _exposed(state, name)]
+    exposed = [item for name in p["resources"]
+               for item in _exposed(state, name, p["own_sources"])]
     # Pass rule: no outsider is let in.
     summary = (f"{len(exposed)} outsider permission(s), e.g. {exposed[0]['principal']} may "
                f"{exposed[0]['action']} on {exposed[0]['resource']} "

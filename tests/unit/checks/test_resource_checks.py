@@ -99,6 +99,24 @@ def test_a_service_without_a_source_condition_is_a_confused_deputy() -> None:
             "pass"
 
 
+def test_own_sources_lets_only_the_named_source_of_the_account_in() -> None:
+    # A contract that names the one rule that may deliver ("the jobs rule, and no other
+    # rule of any account"): aws:SourceAccount lets every rule of the account in, only
+    # aws:SourceArn keeps the others out.
+    bare = statement("Allow", {"Service": "events.amazonaws.com"}, "sqs:SendMessage",
+                     ARN["queue"])
+    strict = {**RESOURCE_PARAMS, EXPOSURE: {"resources": ["queue"], "own_sources": True}}
+    by_account = _queue_policy({**bare, "Condition": {
+        "StringEquals": {"aws:SourceAccount": ACCOUNT}}})
+    result = _judge(by_account, strict)[EXPOSURE]
+    assert result.verdict == "fail"
+    (member,) = result.evidence["exposed"]["members"]
+    assert (member["principal"], member["action"]) == ("events.amazonaws.com",
+                                                       "sqs:SendMessage")
+    by_rule = _queue_policy({**bare, "Condition": {"ArnEquals": {"aws:SourceArn": RULE}}})
+    assert _judge(by_rule, strict)[EXPOSURE].verdict == "pass"
+
+
 def test_bucket_objects_are_probed_with_object_actions() -> None:
     iam = iam_state()
     iam["resources"]["bucket"] = BUCKET
