@@ -82,6 +82,12 @@ def assume(endpoint: str, harness: Credentials, role_arn: str, session: str) -> 
                        reply["AssumedRoleUser"]["Arn"])
 
 
+def region_of(arn: str) -> str:
+    """The Region an ARN names (the kit's for a global one: IAM, S3)."""
+    parts = arn.split(":")
+    return parts[3] if len(parts) > 3 and parts[3] else REGION
+
+
 def queue_url(sqs: Any, arn: str) -> str:
     """The URL of the queue `arn` names (GetQueueUrl with the ARN's account)."""
     _, _, _, _, owner, name = arn.split(":", 5)

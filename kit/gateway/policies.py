@@ -23,11 +23,12 @@ from urllib.parse import unquote
 
 from botocore.exceptions import ClientError, ParamValidationError
 
+from kit import aws
 from kit.gateway.actions import REGION, secret_pattern
 from kit.iam import Policy, PolicyError, parse_policy
 from kit.workload import resource_policies
 
-ClientFactory = Callable[[str], Any]
+ClientFactory = Callable[..., Any]  # (service, region=REGION): an admin client
 _MISSING = {"NoSuchEntity", "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist",
             "NoSuchBucket", "NoSuchBucketPolicy", "ResourceNotFoundException", "NotFoundException",
             "ServerSideEncryptionConfigurationNotFoundError", "NoSuchKey", "404",
@@ -245,9 +246,13 @@ class PolicyStore:
         """An S3 bucket's policy."""
         return self._resource(f"s3:{name}", lambda: self._read_bucket(name))
 
-    def secret(self, secret_id: str) -> Resource:
-        """A secret's resource policy and tags, by name or ARN; `arn` is its full ARN."""
-        return self._resource(f"secret:{secret_id}", lambda: self._read_secret(secret_id))
+    def secret(self, secret_id: str, region: str = REGION) -> Resource:
+        """A secret's resource policy and tags, by ARN or by name (in `region`); `arn` is
+        its full ARN."""
+        if secret_id.startswith("arn:"):
+            region = aws.region_of(secret_id)
+        return self._resource(f"secret:{region}:{secret_id}",
+                              lambda: self._read_secret(secret_id, region))
 
     def key(self, arn: str) -> Resource:
         """A KMS key's key policy (every key has one)."""
@@ -273,15 +278,16 @@ class PolicyStore:
         ref = head.get("SSEKMSKeyId") if head.get("ServerSideEncryption") == "aws:kms" else None
         return self.customer_key(ref)
 
-    def customer_key(self, ref: str | None) -> str | None:
-        """The ARN of the customer managed key `ref` (id, ARN or alias) names; None for none,
-        an AWS managed key (usable by the whole account through its service) or a key that
-        does not exist."""
-        return resource_policies.customer_key(self._client, ref)
+    def customer_key(self, ref: str | None, region: str = REGION) -> str | None:
+        """The ARN of the customer managed key `ref` (id, ARN or alias; an id or alias of
+        `region`) names; None for none, an AWS managed key (usable by the whole account
+        through its service) or a key that does not exist."""
+        return resource_policies.customer_key(self._client, ref, region)
 
-    def secret_arn(self, name: str) -> str | None:
-        """The full ARN (with its random suffix) of secret `name`; None when it is missing."""
-        found = self.secret(name)
+    def secret_arn(self, name: str, region: str = REGION) -> str | None:
+        """The full ARN (with its random suffix) of secret `name` in `region`; None when it
+        is missing."""
+        found = self.secret(name, region)
         return found.arn if found.exists else None
 
     def partition_key(self, table_arn: str) -> str | None:
@@ -317,8 +323,8 @@ class PolicyStore:
         return found
 
     def _read_queue(self, arn: str) -> Resource:
-        _, _, _, _, owner, name = arn.split(":", 5)
-        sqs = self._client("sqs")
+        _, _, _, region, owner, name = arn.split(":", 5)
+        sqs = self._client("sqs", region)
         url = f"{self._upstream}/{owner}/{name}"
         try:
             attrs = sqs.get_queue_attributes(
@@ -329,10 +335,10 @@ class PolicyStore:
                 raise
             return Resource(arn, exists=False)
         return _with_policy(arn, attrs.get("Policy"), tags,
-                            self.customer_key(attrs.get("KmsMasterKeyId")))
+                            self.customer_key(attrs.get("KmsMasterKeyId"), region))
 
     def _read_topic(self, arn: str) -> Resource:
-        sns = self._client("sns")
+        sns = self._client("sns", aws.region_of(arn))
         try:
             attrs = sns.get_topic_attributes(TopicArn=arn).get("Attributes", {})
             tags = sns.list_tags_for_resource(ResourceArn=arn).get("Tags", [])
@@ -341,7 +347,7 @@ class PolicyStore:
                 raise
             return Resource(arn, exists=False)
         return _with_policy(arn, attrs.get("Policy"), _tags(tags),
-                            self.customer_key(attrs.get("KmsMasterKeyId")))
+                            self.customer_key(attrs.get("KmsMasterKeyId"), aws.region_of(arn)))
 
     def _read_bucket(self, name: str) -> Resource:
         arn = f"arn:aws:s3:::{name}"
@@ -354,7 +360,7 @@ class PolicyStore:
         return _with_policy(arn, text, {}) if text else Resource(arn, exists=False)
 
     def _read_table(self, arn: str) -> Resource:
-        ddb = self._client("dynamodb")
+        ddb = self._client("dynamodb", aws.region_of(arn))
         try:
             tags = ddb.list_tags_of_resource(ResourceArn=arn).get("Tags", [])
             text = _optional(lambda: ddb.get_resource_policy(ResourceArn=arn)["Policy"])
@@ -365,8 +371,8 @@ class PolicyStore:
             return Resource(arn, exists=False)  # no such table, or a name DynamoDB refuses
         return _with_policy(arn, text, _tags(tags))
 
-    def _read_secret(self, secret_id: str) -> Resource:
-        secrets = self._client("secretsmanager")
+    def _read_secret(self, secret_id: str, region: str) -> Resource:
+        secrets = self._client("secretsmanager", region)
         try:
             described = secrets.describe_secret(SecretId=secret_id)
             text = secrets.get_resource_policy(SecretId=secret_id).get("ResourcePolicy")
@@ -374,7 +380,7 @@ class PolicyStore:
             if not _missing(exc):
                 raise
             arn = secret_id if secret_id.startswith("arn:") else secret_pattern(
-                self.account, secret_id, self.region)
+                self.account, secret_id, region)
             return Resource(arn, exists=False)
         return _with_policy(described["ARN"], text, _tags(described.get("Tags")))
 

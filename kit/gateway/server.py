@@ -66,7 +66,7 @@ class Gateway:
         self.lost_regions: set[str] = set()  # Regions whose endpoints answer 503 (a fault)
         self.receipts: dict[str, str] = {}  # receipt handle -> message id
         self._admin = admin
-        self._clients: dict[str, Any] = {}
+        self._clients: dict[tuple[str, str], Any] = {}
         self._lock = threading.Lock()
         # Each process's requests being answered now, and when its last one was answered;
         # receives aside (a long poll is waiting, not acting): worker_crash kills a worker
@@ -122,12 +122,14 @@ class Gateway:
         """The endpoint of the emulator that serves `service`."""
         return self.routes.url(service).rstrip("/") if self.routes else self.upstream
 
-    def admin_client(self, service: str) -> Any:
-        """A boto3 client with the kit's admin credentials, straight to the emulator."""
+    def admin_client(self, service: str, region: str = aws.REGION) -> Any:
+        """A boto3 client with the kit's admin credentials, straight to the emulator, in
+        `region`."""
         with self._lock:
-            if service not in self._clients:
-                self._clients[service] = aws.client(service, self.url_of(service), self._admin)
-            return self._clients[service]
+            if (service, region) not in self._clients:
+                self._clients[service, region] = aws.client(service, self.url_of(service),
+                                                            self._admin, region)
+            return self._clients[service, region]
 
     def lose_deletes(self, count: int) -> None:
         """Fault hook: acknowledge the next `count` deletes without performing them."""

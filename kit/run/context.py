@@ -60,6 +60,7 @@ class RunContext:
     # Wall clock at the start: no request of the run is older (final.iam's `since`).
     started_at: float = field(default_factory=time.time)
 
-    def admin(self, service: str) -> Any:
-        """A boto3 client of `service` as the kit's admin, straight to its emulator."""
-        return aws.client(service, self.sandbox.endpoint(service))
+    def admin(self, service: str, region: str = aws.REGION) -> Any:
+        """A boto3 client of `service` in `region` as the kit's admin, straight to its
+        emulator."""
+        return aws.client(service, self.sandbox.endpoint(service), region=region)

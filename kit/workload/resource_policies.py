@@ -19,7 +19,8 @@ from botocore.exceptions import ClientError
 from kit import aws
 from kit.iam.effective import KEY_SUFFIX
 
-ClientFactory = Callable[[str], Any]
+# An admin client of a service, in a Region (default the kit's): a resource is read in its own.
+ClientFactory = Callable[..., Any]
 _MISSING = {"AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist", "NoSuchBucket",
             "NoSuchBucketPolicy", "ServerSideEncryptionConfigurationNotFoundError",
             "ResourceNotFoundException", "NotFoundException", "PolicyNotFoundException"}
@@ -43,7 +44,7 @@ def read(clients: ClientFactory, resources: Mapping[str, str]
             raise
         if text:
             policies[name] = _document(text)
-        key = customer_key(clients, key_ref)
+        key = customer_key(clients, key_ref, aws.region_of(arn))
         if key is not None:
             keys[f"{name}{KEY_SUFFIX}"] = key
             policies[f"{name}{KEY_SUFFIX}"] = _document(key_policy(clients, key))
@@ -51,7 +52,7 @@ def read(clients: ClientFactory, resources: Mapping[str, str]
 
 
 def _queue(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
-    sqs = clients("sqs")
+    sqs = clients("sqs", aws.region_of(arn))
     url = aws.queue_url(sqs, arn)
     attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy", "KmsMasterKeyId"])
     found = attrs.get("Attributes", {})
@@ -71,7 +72,7 @@ def bucket(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
 
 
 def _secret(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
-    secrets = clients("secretsmanager")
+    secrets = clients("secretsmanager", aws.region_of(arn))
     key = secrets.describe_secret(SecretId=arn).get("KmsKeyId")
     return secrets.get_resource_policy(SecretId=arn).get("ResourcePolicy"), key
 
@@ -79,7 +80,7 @@ def _secret(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
 def table(clients: ClientFactory, arn: str) -> tuple[str | None, str | None]:
     """A DynamoDB table's resource policy (None: none; its encryption key is not read: no
     invariant judges a table's key)."""
-    ddb = clients("dynamodb")
+    ddb = clients("dynamodb", aws.region_of(arn))
     return _optional(lambda: ddb.get_resource_policy(ResourceArn=arn)["Policy"]), None
 
 
@@ -93,16 +94,20 @@ _READERS: dict[str, Callable[[ClientFactory, str], tuple[str | None, str | None]
 
 def key_policy(clients: ClientFactory, key: str) -> str:
     """A KMS key's key policy (every key has one)."""
-    return clients("kms").get_key_policy(KeyId=key, PolicyName="default")["Policy"]
+    return clients("kms", aws.region_of(key)).get_key_policy(KeyId=key,
+                                                             PolicyName="default")["Policy"]
 
 
-def customer_key(clients: ClientFactory, ref: str | None) -> str | None:
+def customer_key(clients: ClientFactory, ref: str | None, region: str = aws.REGION
+                 ) -> str | None:
     """The ARN of the customer managed key that `ref` (id, ARN or alias) names, else None
-    (no key, an AWS managed key, or a key that does not exist)."""
+    (no key, an AWS managed key, or a key that does not exist); an id or alias names a key
+    of `region` (the Region of the resource that names it)."""
     if not ref or ref.startswith("alias/aws/") or ":alias/aws/" in ref:
         return None  # an AWS managed key
     try:
-        meta = clients("kms").describe_key(KeyId=ref)["KeyMetadata"]
+        meta = clients("kms", aws.region_of(ref) if ref.startswith("arn:") else region
+                       ).describe_key(KeyId=ref)["KeyMetadata"]
     except ClientError as exc:
         if _code(exc) in _MISSING:  # names no key: nothing can use it
             return None

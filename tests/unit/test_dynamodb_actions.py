@@ -27,7 +27,7 @@ class Names:
     def iam_arn(self, kind: str, name: str) -> str | None:
         return None
 
-    def secret_arn(self, name: str) -> str | None:
+    def secret_arn(self, name: str, region: str) -> str | None:
         return None
 
     def partition_key(self, table_arn: str) -> str | None:

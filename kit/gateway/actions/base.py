@@ -19,8 +19,8 @@ class Names(Protocol):
         """The ARN (with its path) of the IAM role/user/group/instance-profile `name`."""
         ...
 
-    def secret_arn(self, name: str) -> str | None:
-        """The full ARN (with its random suffix) of the secret `name`."""
+    def secret_arn(self, name: str, region: str) -> str | None:
+        """The full ARN (with its random suffix) of the secret `name` in `region`."""
         ...
 
     def partition_key(self, table_arn: str) -> str | None:

@@ -35,7 +35,8 @@ def describe(operation: str, params: Mapping[str, Any], scope: Scope) -> Call:
         if secret.startswith("arn:"):
             resource = secret
         else:
-            resolved = scope.names.secret_arn(secret) if scope.names is not None else None
+            resolved = scope.names.secret_arn(secret, scope.region) \
+                if scope.names is not None else None
             resource = resolved or secret_pattern(scope.account, secret, scope.region)
     context: dict[str, ContextValue] = {}
     if isinstance(secret, str) and secret:

@@ -19,9 +19,9 @@ class Names:
     def iam_arn(self, kind: str, name: str) -> str | None:
         return f"arn:aws:iam::{ACCT}:role/app/{name}" if kind == "role" else None
 
-    def secret_arn(self, name: str) -> str | None:
+    def secret_arn(self, name: str, region: str) -> str | None:
         known = {"app/db": f"arn:aws:secretsmanager:us-east-1:{ACCT}:secret:app/db-AbCdEf"}
-        return known.get(name)
+        return known.get(name) if region == "us-east-1" else None
 
 
 def _describe(wire: Wire, names: actions.Names | None = None) -> Call:

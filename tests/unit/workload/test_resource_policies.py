@@ -39,7 +39,7 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         monkeypatch.setenv(key, "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
     with mock_aws():
-        yield lambda service: boto3.client(service, region_name=REGION)
+        yield lambda service, region=REGION: boto3.client(service, region_name=region)
 
 
 def _world(aws: Any) -> tuple[dict[str, str], dict[str, str], str]:
