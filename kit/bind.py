@@ -101,8 +101,9 @@ def resource_values(scenario: Scenario, values: Mapping[str, Any], admin_sqs: An
             out[f"{name}.name"] = value.split(":")[6] if value.count(":") >= 6 else value
         elif kind == "bucket":
             out[f"{name}.arn"] = f"arn:aws:s3:::{value}"
-        elif kind == "database":
-            out[f"{name}.arn"] = f"arn:aws:rds:{aws.REGION}:{aws.ACCOUNT_ID}:db:{value}"
+        elif kind == "database":  # an identifier (the kit's Region), or an ARN (any)
+            out[f"{name}.arn"] = value if str(value).startswith("arn:") else \
+                f"arn:aws:rds:{aws.REGION}:{aws.ACCOUNT_ID}:db:{value}"
         elif kind == "table":
             out[f"{name}.arn"] = table_arn(str(value))
     return out

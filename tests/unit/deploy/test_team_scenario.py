@@ -138,6 +138,24 @@ def test_resource_values_read_an_address_from_the_state(tmp_path: Path) -> None:
         resource_values(only, {}, None, renamed)
 
 
+def test_a_database_named_by_arn_keeps_its_region(tmp_path: Path) -> None:
+    # A standby instance in another Region (an alias provider) is named by its ARN; an
+    # identifier alone names one in the kit's Region.
+    from kit.bind import resource_values
+
+    # (bound to an output the fixture's module has; the value is what the test gives it)
+    loaded = scenario.load(_with_resources(tmp_path, **{
+        "database.standby": {"instance": "outputs.worker_role_arn"}}))
+    only = loaded.model_copy(update={"resources": {
+        n: loaded.resources[n] for n in ("database.standby", "database.main")}})
+    west = "arn:aws:rds:us-west-2:123456789012:db:ledger-dr"
+    assert resource_values(only, {"outputs.worker_role_arn": west,
+                                  "outputs.db_instance_identifier": "ledger"}, None) == {
+        "database.standby.instance": west, "database.standby.arn": west,
+        "database.main.instance": "ledger",
+        "database.main.arn": "arn:aws:rds:us-east-1:123456789012:db:ledger"}
+
+
 def test_the_solution_must_hold_terraform_in_its_terraform_dir(tmp_path: Path) -> None:
     from kit import cli
 
