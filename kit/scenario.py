@@ -246,6 +246,9 @@ class App(Strict):
 
     role: str
     endpoint: str  # a secret resource
+    # A second secret resource (another Region's, say): the application uses whichever of
+    # the two names the higher `epoch` (kit/workload/app.py `by_epoch`).
+    standby_endpoint: str | None = None
     database: str  # the database resource it starts on
     interval_seconds: float = Field(0.02, ge=0, le=5)
     # kit: the kit's password of the secret's username; secret: the secret's `password`
@@ -605,6 +608,9 @@ def _references(scenario: Scenario) -> dict[str, tuple[str, str]]:
     if drill is not None:
         return {"workload.drill.app.role": (drill.app.role, "role"),
                 "workload.drill.app.endpoint": (drill.app.endpoint, "secret"),
+                **({"workload.drill.app.standby_endpoint": (drill.app.standby_endpoint,
+                                                            "secret")}
+                   if drill.app.standby_endpoint else {}),
                 "workload.drill.app.database": (drill.app.database, "database"),
                 **({"workload.drill.runbook.role": (drill.runbook.role, "role")}
                    if drill.runbook else {})}

@@ -30,7 +30,7 @@ from kit.lambdas.direct import Invoker
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.scenario import Scenario
-from kit.workload.app import AppWriter, endpoint_reader
+from kit.workload.app import AppWriter, Reader, by_epoch, endpoint_reader
 from kit.workload.runbook import RunbookRunner
 
 MARGIN = 10.0
@@ -41,6 +41,23 @@ def app_secret(scenario: Scenario, bound: Bound) -> str:
     spec = scenario.workload.drill
     assert spec is not None
     return bound.values[f"{spec.app.endpoint}.arn"]
+
+
+def app_endpoint(scenario: Scenario, bound: Bound, endpoint: str,
+                 creds: aws.Credentials = aws.ADMIN) -> Reader:
+    """How the application reads where its database is: its endpoint secret, and its
+    standby endpoint secret when it has one (each in its own Region), through `endpoint`
+    (the gateway, or the emulator itself) with `creds`."""
+    spec = scenario.workload.drill
+    assert spec is not None
+
+    def reader(resource: str) -> Reader:
+        arn = bound.values[f"{resource}.arn"]
+        return endpoint_reader(aws.client("secretsmanager", endpoint, creds,
+                                          aws.region_of(arn)), arn)
+
+    standby = spec.app.standby_endpoint
+    return by_epoch(reader(spec.app.endpoint), reader(standby) if standby else None)
 
 
 class DrillWorkload:
@@ -54,11 +71,10 @@ class DrillWorkload:
         self.plane = ctx.sandbox.rds.plane
         self.fault = ctx.scenario.faults[ctx.fault]
         module = ctx.scenario.workload_module
-        secrets = aws.client("secretsmanager", bound.gateway.url,
-                             bound.session(spec.app.role, "app"))
         self.app = AppWriter(ctx.recorder, module.plan(ctx.seed, ctx.scenario.workload_params),
                              module.describe,
-                             endpoint_reader(secrets, app_secret(ctx.scenario, bound)),
+                             app_endpoint(ctx.scenario, bound, bound.gateway.url,
+                                          bound.session(spec.app.role, "app")),
                              spec.app.interval_seconds, self._password,
                              spec.app.connection_writes)
         self.runner = None if spec.runbook is None else RunbookRunner(

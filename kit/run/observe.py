@@ -7,7 +7,6 @@ effects is kit/workload/observer.py."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from kit import aws
@@ -15,7 +14,7 @@ from kit.bind import Bound, arns
 from kit.deploy import inspect
 from kit.history import FinalState
 from kit.run.context import RunContext
-from kit.run.drill import app_secret
+from kit.run.drill import app_endpoint
 from kit.workload import final, iam_state
 
 
@@ -82,11 +81,9 @@ def database_in_use(ctx: RunContext, bound: Bound
                     ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]] | None]:
     """The database the application's secret names at the end, and its tables (None:
     it names nothing the data plane holds, or nothing readable)."""
-    secrets = aws.client("secretsmanager", bound.gateway.upstream)
     in_use: dict[str, Any] = {"endpoint": None, "instance": None, "description": None}
     try:
-        found = json.loads(secrets.get_secret_value(
-            SecretId=app_secret(ctx.scenario, bound))["SecretString"])
+        found = app_endpoint(ctx.scenario, bound, bound.gateway.upstream)()
         host, port = str(found["host"]), int(found["port"])
     except Exception:  # noqa: BLE001 - a secret that names no endpoint names no database
         return in_use, None
@@ -96,8 +93,8 @@ def database_in_use(ctx: RunContext, bound: Bound
     if instance is None:
         return in_use, None
     in_use["instance"] = instance.identifier
-    in_use["description"] = final.db_instance(aws.client("rds", ctx.sandbox.rds.url),
-                                              instance.identifier)
+    in_use["description"] = final.db_instance(
+        aws.client("rds", ctx.sandbox.rds.url, region=instance.spec.region), instance.identifier)
     server = instance.primary
     if server is None or not server.alive():
         return in_use, None

@@ -13,7 +13,8 @@ one and nothing else can log in as it), or the secret's own `password` when the 
 the credentials (a drill that rotates them); None for an endpoint the data plane does not
 serve, which then gets none. With `connection_writes`, a connection is closed after that
 many writes, as a pool's maximum connection lifetime does: the next write logs in again
-with what the secret then holds.
+with what the secret then holds. With a standby endpoint secret (another Region's), each
+read takes both and uses the one with the higher `epoch` (`by_epoch`).
 """
 
 from __future__ import annotations
@@ -187,3 +188,35 @@ def endpoint_reader(client: Any, secret_id: str) -> Callable[[], dict[str, Any]]
         return found
 
     return read
+
+
+Reader = Callable[[], dict[str, Any]]
+
+
+def by_epoch(endpoint: Reader, standby: Reader | None) -> Reader:
+    """Read both secrets and use the one whose `epoch` (an integer; absent or not one: 0)
+    is higher: the standby's only when it is strictly higher, or when the endpoint secret
+    cannot be read (its Region is lost); the endpoint secret's when the standby cannot be
+    read. A runbook that moves the application raises the epoch, so an old value that
+    becomes readable again (its Region back) does not move it back."""
+    if standby is None:
+        return endpoint
+
+    def read() -> dict[str, Any]:
+        try:
+            first = endpoint()
+        except Exception:  # noqa: BLE001 - unreachable or unreadable: the standby decides
+            return standby()
+        try:
+            second = standby()
+        except Exception:  # noqa: BLE001 - the standby cannot outrank what was read
+            return first
+        return second if epoch(second) > epoch(first) else first
+
+    return read
+
+
+def epoch(value: dict[str, Any]) -> int:
+    """An endpoint value's `epoch` (0 when absent or not an integer)."""
+    found = value.get("epoch", 0)
+    return found if isinstance(found, int) and not isinstance(found, bool) else 0

@@ -121,6 +121,8 @@ DRILL = scenario.SCENARIOS / "rds-recovery" / "scenario.yaml"
      "producer belong to another workload kind than 'drill'"),
     (lambda d: d["workload"]["drill"]["app"].update(endpoint="role.app"),
      "workload.drill.app.endpoint: 'role.app' is not a declared secret"),
+    (lambda d: d["workload"]["drill"]["app"].update(standby_endpoint="secret.other"),
+     "workload.drill.app.standby_endpoint: 'secret.other' is not a declared secret"),
     (lambda d: d["workload"]["drill"]["runbook"]["env"].update(X="database.main.colour"),
      "workload.drill.runbook.env.X: unknown binding 'database.main.colour'"),
     (lambda d: d["rds"].update(failover_seconds=-1), "rds.failover_seconds"),
