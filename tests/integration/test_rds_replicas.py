@@ -17,8 +17,8 @@ from psycopg import errors
 
 from kit import aws
 from kit.sandbox import Sandbox
+from tests.integration import test_rds_plane
 from tests.integration.test_rds_plane import (
-    PLANES,
     TIMINGS,
     available,
     code,
@@ -31,14 +31,7 @@ from tests.integration.test_rds_plane import (
 )
 
 WEST = "us-west-2"
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(postgres=False) as sb:
-        PLANES.append(sb.rds.plane)
-        yield sb
-        PLANES.remove(sb.rds.plane)
+sandbox = test_rds_plane.sandbox  # the module's sandbox fixture, as test_rds_plane's
 
 
 @pytest.fixture
