@@ -30,8 +30,8 @@ from kit.deploy.evidence import Evidence, Witness
 from kit.deploy.hcl import NOT_COPIED, Configuration, parse
 from kit.deploy.override import (
     REGION,
+    configurations,
     endpoint_env,
-    provider_blocks,
     write_backend_override,
     write_provider_config,
 )
@@ -296,7 +296,7 @@ class Terraform:
         self.local_backend = write_backend_override(self.dir, config, self.module) is not None
         # Read by a provider that terraform launches itself (no reattach).
         self.env |= endpoint_env(endpoint, endpoints)
-        if len(provider_blocks(config, self.module)) > 1:
+        if configurations(config, self.module) > 1:
             # An attached provider is one process for every configuration: each alias's
             # configure would replace the last one's (region, default tags), so aliases in
             # other regions would land in one. Terraform starts one process per

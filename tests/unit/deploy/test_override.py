@@ -36,6 +36,10 @@ def _providers(text: str) -> list[dict]:
     return [block["aws"] for block in _plain(hcl2.loads(text))["provider"]]
 
 
+def _text(written: list[Path]) -> str:
+    return "\n".join(path.read_text() for path in written)
+
+
 def _solution(tmp_path: Path, body: str) -> Path:
     (tmp_path / "main.tf").write_text(body)
     return tmp_path
@@ -59,7 +63,7 @@ def test_solution_endpoints_are_replaced_by_the_sandbox(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'provider "aws" {\n  endpoints {\n'
                     '    sqs = "http://127.0.0.1:4566"\n  }\n}\n')
     assert provider_blocks(parse(sol)) == [ProviderBlock(None, True, None)]
-    block = _providers(write_provider_config(sol, parse(sol), URL).read_text())[0]
+    block = _providers(_text(write_provider_config(sol, parse(sol), URL)))[0]
     assert block["endpoints"][0]["sqs"] == URL
 
 
@@ -71,7 +75,7 @@ def test_per_service_endpoint_wins_over_the_default() -> None:
 def test_solution_without_provider_gets_a_plain_provider_file(tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" { name = "q" }\n')
     written = write_provider_config(sol, parse(sol), URL)
-    assert written.name == PROVIDER_FILE
+    assert [path.name for path in written] == [PROVIDER_FILE]
     assert not (sol / OVERRIDE_FILE).exists()
 
 
@@ -81,13 +85,27 @@ def test_solution_providers_are_overridden_alias_by_alias(tmp_path: Path) -> Non
     assert provider_blocks(parse(sol)) == [ProviderBlock(None, False, '"eu-west-1"'),
                                     ProviderBlock("dr", False, '"us-west-2"')]
     written = write_provider_config(sol, parse(sol), URL)
-    assert written.name == OVERRIDE_FILE
-    blocks = _providers(written.read_text())
+    assert [path.name for path in written] == [OVERRIDE_FILE]
+    blocks = _providers(_text(written))
     assert [b.get("alias") for b in blocks] == [None, "dr"]
     assert blocks[0]["region"] == "us-east-1"
     # The alias keeps its own region (the swap with the default's is proven by a real
     # apply in tests/integration/test_fidelity.py).
     assert "us-west-2" in blocks[1]["region"] and "eu-west-1" in blocks[1]["region"]
+
+
+def test_aliases_alone_get_a_default_provider_of_the_kits_beside_their_override(
+        tmp_path: Path) -> None:
+    # Terraform configures the default provider for every resource that names no alias,
+    # whether or not a block declares it; an override file cannot create one.
+    sol = _solution(tmp_path, 'provider "aws" {\n  alias = "dr"\n  region = "us-west-2"\n}\n')
+    written = write_provider_config(sol, parse(sol), URL)
+    assert [path.name for path in written] == [OVERRIDE_FILE, PROVIDER_FILE]
+    (dr,) = _providers(written[0].read_text())
+    (default,) = _providers(written[1].read_text())
+    assert dr["alias"] == "dr" and "us-west-2" in dr["region"]
+    assert "alias" not in default and default["region"] == "us-east-1"
+    assert default["skip_credentials_validation"] is True
 
 
 def test_alias_without_region_uses_the_kits_region_and_expressions_are_kept(
@@ -96,7 +114,7 @@ def test_alias_without_region_uses_the_kits_region_and_expressions_are_kept(
                     'provider "aws" { region = local.r }\n'
                     'provider "aws" {\n  alias = "same"\n}\n'
                     'provider "aws" {\n  alias = "dr"\n  region = var.dr_region\n}\n')
-    blocks = _providers(write_provider_config(sol, parse(sol), URL).read_text())
+    blocks = _providers(_text(write_provider_config(sol, parse(sol), URL)))
     assert blocks[1]["region"] == "us-east-1"
     assert "var.dr_region" in blocks[2]["region"] and "local.r" in blocks[2]["region"]
 
@@ -104,7 +122,7 @@ def test_alias_without_region_uses_the_kits_region_and_expressions_are_kept(
 def test_account_prefixed_hosts_are_proxied_to_the_emulator(tmp_path: Path) -> None:
     # S3 Control is addressed as <account>.127.0.0.1:<port>; the proxy reaches moto.
     sol = _solution(tmp_path, "")
-    block = _providers(write_provider_config(sol, parse(sol), URL).read_text())[0]
+    block = _providers(_text(write_provider_config(sol, parse(sol), URL)))[0]
     assert block["http_proxy"] == URL
 
 
@@ -131,8 +149,8 @@ def test_a_service_served_elsewhere_gets_its_own_endpoint_variable() -> None:
 def test_per_service_endpoints_stay_out_of_the_file_unless_the_solution_has_a_block(
         tmp_path: Path) -> None:
     sol = _solution(tmp_path, 'resource "aws_sqs_queue" "q" { name = "q" }\n')
-    block = _providers(write_provider_config(sol, parse(sol), URL, {"rds": "http://x:9"})
-                       .read_text())[0]
+    block = _providers(_text(write_provider_config(sol, parse(sol), URL,
+                                                   {"rds": "http://x:9"})))[0]
     assert "endpoints" not in block  # the environment carries them: endpoint_env
 
 

@@ -43,7 +43,7 @@ def test_every_block_unsets_each_credential_attribute(tmp_path: Path) -> None:
     (tmp_path / "infra").mkdir()
     (tmp_path / "infra" / "providers.tf").write_text(PROVIDERS)
     config = parse(tmp_path)
-    written = write_provider_config(tmp_path, config, URL, module=Path("infra"))
+    (written,) = write_provider_config(tmp_path, config, URL, module=Path("infra"))
     assert written == tmp_path / "infra" / OVERRIDE_FILE
     default, dr = _blocks(written.read_text())
     for block in (default, dr):
