@@ -290,12 +290,16 @@ class Drill(Strict):
 
     Without a fault the run ends after `writes` acknowledged writes; with one, once the
     runbook has exited and `settle_writes` writes were acknowledged after it (the
-    application recovered), or after `recovery_timeout_seconds` (it did not)."""
+    application recovered), or after `recovery_timeout_seconds` (it did not). With
+    `settle_after_heal`, the settling writes count from the fault's end instead (a fault
+    that ends by itself, such as a Region that returns after `duration_seconds`: what the
+    application does then is judged too)."""
 
     app: App
     runbook: Runbook | None = None  # None: no incident needs one (e.g. a rotation drill)
     writes: int = Field(150, ge=1)
     settle_writes: int = Field(20, ge=1)
+    settle_after_heal: bool = False
     recovery_timeout_seconds: float = Field(60, gt=0, le=600)
 
 

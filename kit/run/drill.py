@@ -83,6 +83,7 @@ class DrillWorkload:
             self.app.resume)
         self.invoker: Invoker | None = None
         self.settled, self.stopping = threading.Event(), threading.Event()
+        self._nemesis: Nemesis | None = None
 
     def fault_hooks(self) -> FaultHooks:
         """The data plane, the application, the admin, the instances, where the incident
@@ -123,7 +124,7 @@ class DrillWorkload:
                         trigger + self.spec.writes * (self.spec.app.interval_seconds + 1),
                         required=False)
             return
-        runner = self.runner
+        runner, self._nemesis = self.runner, nemesis
         self._until(lambda: (runner is not None and runner.reported.is_set())
                     or nemesis.done.is_set(), trigger + MARGIN)
 
@@ -137,6 +138,9 @@ class DrillWorkload:
         started = time.monotonic()
         assert self.runner is not None
         self._until(self.runner.finished.is_set, self.spec.runbook.timeout_seconds + MARGIN)
+        nemesis = self._nemesis
+        if self.spec.settle_after_heal and nemesis is not None:
+            self._until(nemesis.done.is_set, self.fault.duration_seconds + MARGIN)
         baseline = self.ctx.recorder.count("write")
         left = max(self.spec.recovery_timeout_seconds - (time.monotonic() - started), MARGIN)
         self._until(lambda: self.ctx.recorder.count("write") >= baseline

@@ -1,0 +1,23 @@
+output "db_instance_identifier" {
+  value = aws_db_instance.ledger.identifier
+}
+
+output "endpoint_secret_arn" {
+  value = aws_secretsmanager_secret.endpoint.arn
+}
+
+output "standby_db_instance_arn" {
+  value = aws_db_instance.standby.arn
+}
+
+output "standby_endpoint_secret_arn" {
+  value = aws_secretsmanager_secret.standby.arn
+}
+
+output "app_role_arn" {
+  value = aws_iam_role.app.arn
+}
+
+output "operator_role_arn" {
+  value = aws_iam_role.operator.arn
+}
