@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,17 @@ def assume(endpoint: str, harness: Credentials, role_arn: str, session: str) -> 
     out = reply["Credentials"]
     return Credentials(out["AccessKeyId"], out["SecretAccessKey"], out["SessionToken"],
                        reply["AssumedRoleUser"]["Arn"])
+
+
+# A SigV4 credential scope: AKID/date/region/service/aws4_request.
+_SCOPE = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
+
+
+def signed_region(authorization: str) -> str | None:
+    """The Region a SigV4 Authorization header (or `Credential=` + a presigned URL's
+    X-Amz-Credential) is scoped to; None without one."""
+    found = _SCOPE.search(authorization)
+    return found.group(1) if found else None
 
 
 def region_of(arn: str) -> str:

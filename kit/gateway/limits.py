@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kit import aws
 from kit.gateway import sqs
 
 KiB, MiB = 1024, 1024 * 1024
@@ -44,7 +45,6 @@ DYNAMODB_MAX_BODY = 16 * MiB + 64 * KiB
 OTHER_MAX_BODY = 2 * MiB
 MAX_HEADER_BYTES = 32 * KiB
 _SERVICE = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
-_REGION = re.compile(r"Credential=[^/\s,]*/[^/\s,]*/([^/\s,]+)/")
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,7 @@ def service_of(headers: dict[str, str]) -> str:
 
 def region_of(headers: dict[str, str]) -> str:
     """The Region a request's signature names ("" when it has none)."""
-    found = _REGION.search(headers.get("authorization", ""))
-    return found.group(1) if found else ""
+    return aws.signed_region(headers.get("authorization", "")) or ""
 
 
 def protocol_of(service: str, headers: dict[str, str]) -> str:

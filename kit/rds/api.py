@@ -61,9 +61,8 @@ def _available(instance: DbInstance, action: str) -> None:
 def _spec(record: Any) -> Spec:
     zones = sorted({zone.text for zone in record.iterfind(
         f".//{{{wire.NS}}}SubnetAvailabilityZone/{{{wire.NS}}}Name") if zone.text})
-    arn = (text(record, "DBInstanceArn") or "").split(":")
     return Spec(identifier=(text(record, "DBInstanceIdentifier") or "").lower(),
-                region=arn[3] if len(arn) > 3 and arn[3] else aws.REGION,
+                region=aws.region_of(text(record, "DBInstanceArn") or ""),
                 resource_id=text(record, "DbiResourceId") or "",
                 master_username=text(record, "MasterUsername") or "postgres",
                 db_name=text(record, "DBName"),
@@ -97,7 +96,7 @@ def rewrite_instance(record: Any, instance: DbInstance) -> None:
         held = {(r.spec.region, r.identifier) for r in instance.replicas}
         for entry in list(replicas):
             name = entry.text or ""
-            region = name.split(":")[3] if name.startswith("arn:") else instance.spec.region
+            region = aws.region_of(name) if name.startswith("arn:") else instance.spec.region
             if (region, name.rsplit(":", 1)[-1].lower()) not in held:
                 replicas.remove(entry)
 

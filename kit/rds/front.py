@@ -9,7 +9,6 @@ Terraform runs with the kit's own credentials.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -22,9 +21,6 @@ from kit.rds.wire import Reply
 from kit.sandbox.http import LoopbackServer
 from kit.sandbox.toxiproxy import ToxiproxyServer
 
-# The Region of a SigV4 call: its credential scope (the Authorization header's, or a
-# presigned URL's X-Amz-Credential), AKID/date/region/service/aws4_request.
-_SCOPE = re.compile(r"Credential=[^/\s,]+/[^/\s,]+/([^/\s,]+)/")
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
               "content-length", "te", "trailers"}
 
@@ -86,6 +82,6 @@ class RdsFront:
 def region(headers: dict[str, str], params: dict[str, str]) -> str:
     """The Region a call was signed for (the kit's when it carries no signature)."""
     auth = next((v for k, v in headers.items() if k.lower() == "authorization"), "")
-    scoped = _SCOPE.search(auth) or _SCOPE.search("Credential=" + params.get(
-        "X-Amz-Credential", ""))
-    return scoped.group(1) if scoped else aws.REGION
+    return (aws.signed_region(auth)
+            or aws.signed_region("Credential=" + params.get("X-Amz-Credential", ""))
+            or aws.REGION)

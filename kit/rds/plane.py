@@ -27,7 +27,7 @@ from typing import Any
 
 import psycopg
 
-from kit.aws import REGION
+from kit.aws import REGION, region_of
 from kit.rds.config import RdsTimings
 from kit.rds.errors import DataPlaneError
 from kit.rds.instance import DbInstance, Source, Spec
@@ -142,8 +142,7 @@ class DataPlane:
     def get(self, identifier: str, region: str = REGION) -> DbInstance | None:
         """The live instance named `identifier` in `region`, or by its ARN."""
         if identifier.startswith("arn:"):
-            parts = identifier.split(":")
-            region, identifier = parts[3], parts[-1]
+            region, identifier = region_of(identifier), identifier.rsplit(":", 1)[-1]
         return self.instances.get(key(identifier, region))
 
     def by_port(self, port: int) -> DbInstance | None:
