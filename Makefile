@@ -25,6 +25,9 @@ $(STAMP): pyproject.toml
 	# python-hcl2 writes its parser cache into its own package on first use: build it now,
 	# so that no run changes the installation (the adversarial test fingerprints it).
 	$(BIN)/python -c 'import hcl2.parser; hcl2.parser.parser()'
+	# gradio (OpenEnv's client imports it) writes a random hash_seed.txt into its own
+	# package on its first import: write it now, by gradio's own function, for the same reason.
+	$(BIN)/python -c 'from gradio.utils import get_hash_seed; get_hash_seed()'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,12 @@ def _session() -> boto3.session.Session:
     core = botocore.session.get_session()
     core.register_component("data_loader", _LOADER)
     return boto3.session.Session(botocore_session=core)
+
+
+@functools.cache
+def service_names() -> frozenset[str]:
+    """The services the AWS SDK knows, by boto3's names."""
+    return frozenset(_session().get_available_services())
 
 
 def client(service: str, endpoint: str, creds: Credentials = ADMIN, region: str = REGION

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
-from kit.scenario import Scenario
+from kit.scenario import Scenario, read_yaml
 
 
 class Variant(BaseModel):
@@ -82,7 +82,7 @@ def load(scenario: Scenario, directory: Path) -> Variant:
     """Load one variant and check it against the scenario and the current golden."""
     path = directory / "variant.yaml"
     try:
-        raw = yaml.safe_load(path.read_text())
+        raw = read_yaml(path.read_text())
         variant = Variant.model_validate({**(raw or {}), "name": directory.name,
                                           "path": directory})
     except yaml.YAMLError as exc:

@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from kit.errors import InputError
+from kit.scenario import read_yaml
 
 FILE = "equivalent-mutants.yaml"
 
@@ -20,7 +21,7 @@ def load(path: Path, known: Collection[str]) -> dict[str, str]:
     if not path.exists():
         return {}
     try:
-        raw = yaml.safe_load(path.read_text()) or []
+        raw = read_yaml(path.read_text()) or []
     except yaml.YAMLError as exc:
         raise InputError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(raw, list):

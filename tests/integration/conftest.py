@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from kit.gateway.server import Gateway
+from kit.toolchain import localstack_install
 from tests.integration.iam_env import Env, gateway, sandbox_env
+from tests.integration.procs import living_under
 
 
 def traversable_tmp(prefix: str) -> Callable[[], Iterator[Path]]:
@@ -27,6 +30,32 @@ def traversable_tmp(prefix: str) -> Callable[[], Iterator[Path]]:
         shutil.rmtree(path, ignore_errors=True)
 
     return tmp_path
+
+
+# Where LocalStack writes by default: no LocalStack the kit starts may write there (it keeps
+# everything under the sandbox), so one appearing is the kit's fault whoever started it.
+LOCALSTACK_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
+                     Path.home() / ".localstack"]
+
+
+@pytest.fixture
+def no_localstack_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A temp dir of the test's own (`tempfile.tempdir`, so the sandboxes and LocalStack's
+    directory are made under it): at the end nothing runs under it, it is empty, and
+    nothing appeared in LocalStack's default places."""
+    if localstack_install.python() is None:
+        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
+    before = {p: p.exists() for p in LOCALSTACK_PLACES}
+    root = Path(tempfile.mkdtemp(prefix="leaks-ls-"))
+    root.chmod(0o711)
+    monkeypatch.setattr(tempfile, "tempdir", str(root))
+    yield root
+    try:
+        assert not living_under(root), living_under(root)
+        assert os.listdir(root) == []
+        assert {p: p.exists() for p in LOCALSTACK_PLACES} == before
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 class CtrlC(logging.Handler):

@@ -79,9 +79,11 @@ def _plan(tmp_path: Path, solution: Path, fault: str) -> crosscheck.Plan:
 
 
 @pytest.mark.timeout(900)
-def test_cross_check_of_the_golden_finds_nothing(tmp_path: Path) -> None:
+def test_cross_check_of_the_golden_finds_nothing(tmp_path: Path, no_localstack_left: Path
+                                                ) -> None:
     # Under QUICK: its LocalStack run is also the queue scenario's golden on LocalStack
-    # (test_golden_passes_on_localstack's order-pipeline row, slow).
+    # (test_golden_passes_on_localstack's order-pipeline row, slow), and a whole LocalStack
+    # run that leaves nothing behind (test_localstack_leaks.py's run without a Ctrl-C, slow).
     plan = _plan(tmp_path, scenario.load(CROSS_CHECKED).golden, QUICK)
     runs, findings = crosscheck.cross_check(plan, "moto", None, lambda label, run: None)
     assert not findings, [f.to_dict() for f in findings]

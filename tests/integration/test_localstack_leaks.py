@@ -5,11 +5,7 @@ places LocalStack writes to by default (/var/lib/localstack, /tmp/localstack,
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,43 +14,21 @@ from kit import scenario
 from kit.errors import SandboxError
 from kit.run.pipeline import run_once
 from kit.sandbox import Sandbox, localstack
-from kit.toolchain import localstack_install
 from tests.integration.conftest import CtrlC
-from tests.integration.procs import living_under
 
 # Not serial: every check is of this test's own directory and processes, but for the
-# default places, which are the machine's: no LocalStack the kit starts (this file's or
-# another worker's, test_localstack.py's) may write there, so one appearing is the kit's
-# fault whoever started it. LocalStack boots within its bounds beside other tests as
-# test_localstack.py's do.
-
-DEFAULT_PLACES = [Path("/var/lib/localstack"), Path("/tmp/localstack"),
-                  Path.home() / ".localstack"]
-
-
-@pytest.fixture
-def temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    if localstack_install.python() is None:
-        pytest.fail(f"LocalStack is not installed: run `{localstack_install.FIX}`")
-    before = {p: p.exists() for p in DEFAULT_PLACES}
-    root = Path(tempfile.mkdtemp(prefix="leaks-ls-"))
-    root.chmod(0o711)
-    monkeypatch.setattr(tempfile, "tempdir", str(root))
-    yield root
-    try:
-        # LocalStack runs in its directory under the sandbox's: under `root`.
-        assert not living_under(root), living_under(root)
-        assert os.listdir(root) == []
-        assert {p: p.exists() for p in DEFAULT_PLACES} == before
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+# default places, which are the machine's (tests/integration/conftest.py
+# `no_localstack_left`). LocalStack boots within its bounds beside other tests as
+# test_localstack.py's do. A whole run without a Ctrl-C is shown by the cross-check of
+# test_localstack.py, under the same guard: its LocalStack run is one.
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("stage", [None, "workload", pytest.param("apply", marks=pytest.mark.slow),
+@pytest.mark.parametrize("stage", [pytest.param(None, marks=pytest.mark.slow), "workload",
+                                   pytest.param("apply", marks=pytest.mark.slow),
                                    pytest.param("teardown", marks=pytest.mark.slow)])
-def test_a_run_and_a_ctrl_c_leave_no_localstack(temp: Path, tmp_path: Path, ctrl_c: CtrlC,
-                                               stage: str | None) -> None:
+def test_a_run_and_a_ctrl_c_leave_no_localstack(no_localstack_left: Path, tmp_path: Path,
+                                               ctrl_c: CtrlC, stage: str | None) -> None:
     sc = scenario.load("order-pipeline")
     ctrl_c.stage = stage
     with Sandbox(provider=True, emulator="localstack") as sandbox:
@@ -69,7 +43,7 @@ def test_a_run_and_a_ctrl_c_leave_no_localstack(temp: Path, tmp_path: Path, ctrl
 
 
 @pytest.mark.timeout(300)
-def test_a_failed_start_leaves_no_localstack(temp: Path,
+def test_a_failed_start_leaves_no_localstack(no_localstack_left: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # Its port is taken: LocalStack cannot listen and exits; the sandbox says so, with its
     # log, and removes everything it started.
@@ -84,7 +58,7 @@ def test_a_failed_start_leaves_no_localstack(temp: Path,
 
 @pytest.mark.timeout(300)
 def test_a_ctrl_c_while_localstack_starts_leaves_nothing(
-        temp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        no_localstack_left: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(self: localstack.LocalStackServer) -> bool:
         assert self.process.alive()  # it was started: the Ctrl-C lands while it boots
         raise KeyboardInterrupt

@@ -1,10 +1,11 @@
 """Every shipped scenario at the test suite's tier (tests/integration/tiers.py): each
 defect of a sample covering every invariant a defect names, killed for exactly its named
-invariants; the golden under no fault, and under each fault whose machinery (kind and
+invariants, unless quick rows of the suite kill what it kills (counted as tiers.kill
+counts); the golden under no fault, and under each fault whose machinery (kind and
 target) no quick row of any shipped scenario runs otherwise, passing. The rest of `kit
-validate --sample` (the golden under the other faults, each correct alternative) is marked
-slow; the full kill matrix, with seeds, is `make validate`, its 10-seed record is in
-docs/benchmarks.md.
+validate --sample` (the golden under the other faults, each correct alternative, the
+defects left out) is marked slow; the full kill matrix, with seeds, is `make validate`,
+its 10-seed record is in docs/benchmarks.md.
 
 One test per row, one run each, in one sandbox per module and xdist worker (reset between
 runs, as `kit validate` reuses one per job): the parallel phase balances them across its
@@ -32,8 +33,8 @@ from kit.validate import Row, validate
 from kit.variants import load_all, materialize
 from tests.integration.tiers import suite
 
-SCENARIOS = [name for name in scenario.known()
-             if scenario.load(name).root == scenario.ROOT]
+LOADED = {name: scenario.load(name) for name in scenario.known()}
+SCENARIOS = [name for name, sc in LOADED.items() if sc.root == scenario.ROOT]
 SEED = 1  # `kit validate`'s first seed
 
 
@@ -50,7 +51,7 @@ def _rows() -> list:
     serial where load-sensitive)."""
     params = []
     for name in SCENARIOS:
-        sc = scenario.load(name)
+        sc = LOADED[name]
         quick, slow = _tiers(name)
         for row in quick + slow:
             marks = ([pytest.mark.slow] if row in slow else []) + (
@@ -114,7 +115,7 @@ def test_a_row_of_the_kill_matrix(tmp_path: Path, sandbox: Sandbox, name: str,
 
 # The drills with a golden row under an incident in their quick tier.
 DRILLS = [name for name in SCENARIOS
-          if any(_load_sensitive(scenario.load(name), row) for row in _tiers(name)[0])]
+          if any(_load_sensitive(LOADED[name], row) for row in _tiers(name)[0])]
 
 
 # Serial, and its rows at once (a sandbox each), as the tier ran alone with 4 jobs before:

@@ -1,23 +1,26 @@
 """Which rows of a scenario's kill matrix `make test` runs (the quick tier) and which it
 leaves to `make validate` (marked slow): each defect of the covering sample under its
-fault, so that every invariant a defect names is killed once per scenario; the golden
-without a fault; and the golden under a fault only where no quick row of the suite runs
-that fault's machinery yet (`machinery`: its kind and what it targets), so that each is
-run once across the scenarios, however many there are. A defect killed only for static
-invariants (judged from the deployed configuration alone: kit/checks/invariants.py) that a
-quick row of the suite already kills is the slow tier's too. The golden under the other
-faults and each correct alternative are the slow tier's (and the full matrix's, `kit
+fault, unless what it kills a quick row of the suite kills already; the golden without a
+fault; and the golden under a fault only where no quick row of the suite runs that fault's
+machinery yet (`machinery`: its kind and what it targets), so that each is run once across
+the scenarios, however many there are. The golden under the other faults, each correct
+alternative and the defects left out are the slow tier's (and the full matrix's, `kit
 validate`).
 
-Why once across the scenarios proves the same: a fault kind is one module of kit/faults/
-whatever the scenario; the workload's gate (workload.fault_injected) makes every run it is
-injected in show that it was, and a defect killed for exactly its named invariants shows
-that the kit's fault harmed nothing else. That the golden of each scenario survives each
-of its faults is the golden's property, which `kit validate` (every row) establishes.
-Likewise a static invariant is one checker of kit/checks/ whatever the scenario, reading
-the configuration that the observe stage reads the same way for every workload kind
-(kit/run/observe.py: IAM, DB instances, the RDS configuration); that each scenario's own
-defects are killed for it is `kit validate`'s.
+What a defect kills is counted once across the scenarios (`Kill`): an invariant judged
+before the workload (the source, the deploy, the deployed configuration: the stages of
+kit/checks/invariants.py) once in the suite, one judged on the history once per workload
+kind, a scenario's own checker in its scenario. Why once proves the same: a checker of
+kit/checks/ is one function whatever the scenario, over what the run records the same way
+for every scenario of a workload kind (the queue workload's ops and final state, the
+drill's) and the deploy and configuration it reads the same way for every kind
+(kit/run/deploy.py, kit/run/observe.py). Likewise a fault kind is one module of
+kit/faults/ whatever the scenario; the workload's gate (workload.fault_injected) makes
+every run it is injected in show that it was, and a defect killed for exactly its named
+invariants shows that the kit's fault harmed nothing else. That each scenario's own
+defects are killed for their reasons, and that its golden survives each of its faults, is
+the scenario's property, which `kit validate` (every row) establishes; a scenario tested
+alone (`tiers`) keeps every defect of its sample.
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ import functools
 from collections.abc import Iterable
 
 from kit import scenario as scenarios
+from kit.checks import INVARIANTS
 from kit.scenario import Scenario
 from kit.validate import Row, plan_rows
 from kit.variants import Variant, load_all
 
 Machinery = tuple[str, str]
+Kill = tuple[str, str]  # (invariant, where it counts: see `kill`)
 
 
 def machinery(scenario: Scenario, fault: str) -> Machinery:
@@ -47,93 +52,91 @@ def sample(scenario: Scenario, variants: list[Variant] | None = None) -> list[Ro
                      golden=True, sample=True)
 
 
-def static_kills(scenario: Scenario, row: Row) -> set[str]:
-    """The static invariants a defect row kills (judged from the configuration alone)."""
-    return {i for i in row.expected if scenario.table[i].static}
+def kill(scenario: Scenario, invariant: str) -> Kill:
+    """An invariant as counted across the scenarios: one judged on the workload's history
+    within its scenario's workload kind, any other (the source, the deploy, the deployed
+    configuration) whatever the scenario; a scenario's own checker within the scenario."""
+    if invariant not in INVARIANTS:
+        return invariant, f"scenario {scenario.name}"
+    workload = scenario.table[invariant].stage == "workload"
+    return invariant, scenario.workload.kind if workload else ""
 
 
-def _needed_defect(scenario: Scenario, row: Row, killed: set[str]) -> bool:
-    """A defect row is quick unless every invariant it kills is static and killed already."""
-    return static_kills(scenario, row) != set(row.expected) or not set(row.expected) <= killed
-
-
-def tiers(scenario: Scenario, variants: list[Variant] | None = None,
-          covered: Iterable[Machinery] = (), killed: Iterable[str] = ()
-          ) -> tuple[list[Row], list[Row]]:
-    """The scenario's quick rows and its slow ones: together, `kit validate --sample`'s.
-    `covered`: the fault machinery quick rows of other scenarios already run; `killed`: the
-    static invariants their defects already kill."""
-    rows = sample(scenario, variants)
-    run = set(covered) | {machinery(scenario, row.fault) for row in rows if row.expected}
-    done = set(killed)
-    quick, slow = [], []
-    for row in rows:
-        if row.expected:
-            keep = _needed_defect(scenario, row, done)
-            done |= static_kills(scenario, row) if keep else set()
-        else:
-            keep = row.subject == "golden" and (
-                row.fault == "none" or machinery(scenario, row.fault) not in run)
-            run |= {machinery(scenario, row.fault)} if keep else set()
-        (quick if keep else slow).append(row)
-    return quick, slow
-
-
-def defect_machinery(names: Iterable[str]) -> set[Machinery]:
-    """The fault machinery the sampled defects of these scenarios run under."""
-    return {machinery(sc, row.fault) for sc in map(scenarios.load, names)
-            for row in sample(sc) if row.expected}
+def kills(scenario: Scenario, row: Row) -> set[Kill]:
+    """What a defect row kills, as counted across the scenarios."""
+    return {kill(scenario, i) for i in row.expected}
 
 
 @functools.cache
 def suite(names: tuple[str, ...]) -> dict[str, tuple[list[Row], list[Row]]]:
-    """Each scenario's quick and slow rows, the scenarios taken in the order given: a fault's
-    machinery that a defect of any of them runs, or the golden of an earlier one, is not run
-    by a golden again; a static invariant that a quick defect of the suite kills is not
-    killed by a static-only defect again."""
-    covered = defect_machinery(names)
-    killed: set[str] = set()
-    found = {}
-    for name in names:
-        sc = scenarios.load(name)
-        found[name] = tiers(sc, covered=covered, killed=killed)
-        covered |= {machinery(sc, row.fault) for row in found[name][0]}
-        killed |= {i for row in found[name][0] for i in static_kills(sc, row)}
-    return _pruned(found)
+    """Each shipped scenario's quick and slow rows, the scenarios taken in the order given."""
+    return split({name: scenarios.load(name) for name in names})
 
 
-def _pruned(found: dict[str, tuple[list[Row], list[Row]]]
-            ) -> dict[str, tuple[list[Row], list[Row]]]:
-    """The suite without the static-only defect rows whose invariants the suite's other
-    quick rows kill (a later scenario's row may kill two static invariants an earlier one
-    killed one by one): each row left is needed."""
-    loaded = {name: scenarios.load(name) for name in found}
-    out = {name: (list(quick), list(slow)) for name, (quick, slow) in found.items()}
-    for name, (quick, slow) in out.items():
-        for row in list(quick):
-            kills = static_kills(loaded[name], row)
-            if not row.expected or kills != set(row.expected):
-                continue
-            others = {i for other, (rows, _) in out.items() for r in rows
-                      if r is not row for i in static_kills(loaded[other], r)}
-            if kills <= others:
-                quick.remove(row)
-                slow.append(row)
+def split(loaded: dict[str, Scenario], variants: dict[str, list[Variant]] | None = None
+          ) -> dict[str, tuple[list[Row], list[Row]]]:
+    """Each scenario's quick and slow rows (its variants: `variants`, default its own): a
+    defect whose kills the suite's other quick defects kill is slow; then a golden runs
+    under a fault only where no quick row of the suite runs its machinery yet."""
+    rows = {name: sample(sc, (variants or {}).get(name)) for name, sc in loaded.items()}
+    defects = _defects(loaded, rows)
+    covered = {machinery(loaded[name], row.fault)
+               for name, quick in defects.items() for row in quick}
+    out = {}
+    for name, sc in loaded.items():
+        quick = []
+        for row in rows[name]:
+            if row.expected:
+                keep = row in defects[name]
+            else:
+                keep = row.subject == "golden" and (
+                    row.fault == "none" or machinery(sc, row.fault) not in covered)
+                covered |= {machinery(sc, row.fault)} if keep else set()
+            quick += [row] if keep else []
+        out[name] = (quick, [row for row in rows[name] if row not in quick])
     return out
 
 
+def _defects(loaded: dict[str, Scenario], rows: dict[str, list[Row]]) -> dict[str, list[Row]]:
+    """The quick defect rows: in order, each that kills something no earlier one kills;
+    then without each whose kills the others' cover (a later row may kill at once what
+    earlier ones killed one by one): each row left is needed."""
+    killed: set[Kill] = set()
+    quick: dict[str, list[Row]] = {}
+    for name, sc in loaded.items():
+        quick[name] = []
+        for row in rows[name]:
+            if row.expected and not kills(sc, row) <= killed:
+                quick[name].append(row)
+                killed |= kills(sc, row)
+    for name, sc in loaded.items():
+        for row in list(quick[name]):
+            others = {k for other, found in quick.items() for r in found if r is not row
+                      for k in kills(loaded[other], r)}
+            if kills(sc, row) <= others:
+                quick[name].remove(row)
+    return quick
+
+
+def tiers(scenario: Scenario, variants: list[Variant] | None = None
+          ) -> tuple[list[Row], list[Row]]:
+    """A scenario's quick and slow rows tested alone (as a scenario outside this
+    repository is): nothing is left to other scenarios."""
+    found = split({scenario.name: scenario}, {scenario.name: variants} if variants else None)
+    return found[scenario.name]
+
+
 def gaps(scenario: Scenario, variants: list[Variant], quick: list[Row],
-         elsewhere: Iterable[Machinery] = (), killed_elsewhere: Iterable[str] = ()
+         elsewhere: Iterable[Machinery] = (), killed_elsewhere: Iterable[Kill] = ()
          ) -> list[str]:
-    """What a quick tier misses: an invariant some defect names that no quick row kills
-    (nor, for a static one, another scenario's: `killed_elsewhere`), a fault whose
-    machinery neither a quick row nor `elsewhere` (other scenarios' quick rows) runs, a
-    golden without its run under no fault."""
-    killed = {i for row in quick for i in row.expected} | {
-        i for i in killed_elsewhere if i in scenario.table and scenario.table[i].static}
-    named = {i for v in variants if not v.must_pass for i in v.must_fail}
+    """What a quick tier misses: an invariant some defect names that neither a quick row
+    nor, counted as `kills` counts, another scenario's (`killed_elsewhere`) kills; a fault
+    whose machinery neither a quick row nor `elsewhere` (other scenarios' quick rows) runs;
+    a golden without its run under no fault."""
+    killed = {k for row in quick for k in kills(scenario, row)} | set(killed_elsewhere)
+    named = {kill(scenario, i) for v in variants if not v.must_pass for i in v.must_fail}
     run = set(elsewhere) | {machinery(scenario, row.fault) for row in quick}
-    missing = [f"invariant {i} killed by no quick row" for i in sorted(named - killed)]
+    missing = [f"invariant {i} killed by no quick row" for i, _ in sorted(named - killed)]
     missing += [f"fault {f} ({'/'.join(machinery(scenario, f))}) run by no quick row"
                 for f in scenario.faults if machinery(scenario, f) not in run]
     if not any(row.subject == "golden" and row.fault == "none" for row in quick):

@@ -1,7 +1,8 @@
 """The quick tier of the shipped scenarios (tests/integration/tiers.py) kills every
-invariant a defect names in each scenario (a static one: in one scenario of the suite) and
-runs each fault's machinery once across them, and with the slow tier makes up exactly `kit
-validate --sample`'s rows."""
+invariant a defect names in each scenario (one judged before the workload: in one scenario
+of the suite; one judged on the history: in one scenario of its workload kind), runs each
+fault's machinery once across them, and with the slow tier makes up exactly `kit validate
+--sample`'s rows."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import pytest
 from kit import scenario
 from kit.variants import load_all
 from tests.integration.tiers import (
+    Kill,
     Machinery,
     gaps,
+    kill,
+    kills,
     machinery,
     sample,
-    static_kills,
     suite,
     tiers,
 )
@@ -30,10 +33,10 @@ def _elsewhere(name: str, quick: dict[str, list]) -> set[Machinery]:
             for other, rows in quick.items() if other != name for row in rows}
 
 
-def _killed_elsewhere(name: str, quick: dict[str, list]) -> set[str]:
-    """The static invariants the other scenarios' quick defect rows kill."""
-    return {i for other, rows in quick.items() if other != name
-            for row in rows for i in static_kills(LOADED[other], row)}
+def _killed_elsewhere(name: str, quick: dict[str, list]) -> set[Kill]:
+    """What the other scenarios' quick defect rows kill."""
+    return {k for other, rows in quick.items() if other != name
+            for row in rows for k in kills(LOADED[other], row)}
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -47,25 +50,36 @@ def test_the_quick_tier_covers_every_named_invariant_and_every_fault(name: str) 
     assert sorted((r.subject, r.fault) for r in quick[name] + slow) == sorted(
         (r.subject, r.fault) for r in sample(sc, variants))
     assert len(quick[name]) < len(sample(sc, variants))
-    # A slow defect kills only static invariants, each killed by a quick row of the suite.
-    kills = {i for rows in quick.values() for row in rows for i in row.expected}
+    # A slow defect kills only what quick rows of the suite kill, counted as `kill` counts.
+    killed = {k for n, rows in quick.items() for row in rows for k in kills(LOADED[n], row)}
     for row in slow:
-        assert row.subject == "golden" or (
-            static_kills(sc, row) == set(row.expected) <= kills), row.subject
+        assert row.subject == "golden" or kills(sc, row) <= killed, row.subject
 
 
-def test_a_static_defect_is_slow_only_where_another_scenario_kills_its_invariants() -> None:
+def test_a_defect_is_slow_only_where_other_quick_rows_kill_what_it_kills() -> None:
     quick = {n: q for n, (q, _) in suite(SHIPPED).items()}
-    slow_defects = [(name, row.subject) for name, (_, slow) in suite(SHIPPED).items()
+    slow_defects = [(name, row) for name, (_, slow) in suite(SHIPPED).items()
                     for row in slow if row.expected]
     assert slow_defects  # the shipped suite has some (else this test shows nothing)
-    for name, subject in slow_defects:
-        row = next(r for r in sample(LOADED[name]) if r.subject == subject)
-        assert set(row.expected) <= _killed_elsewhere(name, quick) | {
-            i for r in quick[name] for i in r.expected}, (name, subject)
-        # Without the other scenarios (nothing killed elsewhere) it is quick: never dropped
-        # from a scenario tested alone.
-        assert subject in {r.subject for r in tiers(LOADED[name])[0]}, (name, subject)
+    for name, row in slow_defects:
+        assert kills(LOADED[name], row) <= _killed_elsewhere(name, quick) | {
+            k for r in quick[name] for k in kills(LOADED[name], r)}, (name, row.subject)
+        # Without the other scenarios (nothing killed elsewhere) a defect of the covering
+        # sample is quick: never dropped from a scenario tested alone.
+        assert row.subject in {r.subject for r in tiers(LOADED[name])[0]}, (name, row.subject)
+
+
+def test_a_history_invariant_counts_within_its_workload_kind_only() -> None:
+    queue, drill = LOADED["order-pipeline"], LOADED["rds-recovery"]
+    assert (queue.workload.kind, drill.workload.kind) == ("queue", "drill")
+    # Judged on the history: a queue run's kill is not a drill's.
+    assert kill(queue, "recovery.rpo") != kill(drill, "recovery.rpo")
+    # Judged before the workload (the deploy, the configuration): one kill for every kind.
+    for invariant in ("deploy.applies", "iam.least_privilege"):
+        assert kill(queue, invariant) == kill(drill, invariant)
+    # A scenario's own checker counts in its scenario only.
+    own = next(i for i in LOADED["fifo-ledger"].invariants if i.startswith("ledger."))
+    assert kill(LOADED["fifo-ledger"], own)[1] == "scenario fifo-ledger"
 
 
 def test_each_fault_machinery_runs_in_one_golden_row_of_the_suite_at_most() -> None:
