@@ -16,19 +16,58 @@ PYTEST_ARGS ?=
 XDIST ?= 5
 DIST  ?= worksteal
 
-.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean
+.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary _quick
 
-$(STAMP): pyproject.toml
+# Installs come from the committed lock only (uv.lock, with hashes; `make lock` updates it):
+# uv, itself pinned by hash (requirements-uv.txt), syncs the venv to it. `--inexact` keeps
+# pip (the kit's setup uses it) and extras installed earlier. `make eval` needs the base
+# alone; the test and bench targets add the extras they use (dev, rl, ray).
+UV   := $(BIN)/uv
+SYNC  = UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --quiet --python $(BIN)/python
+TEST_STAMP := $(VENV)/.installed-test
+
+$(UV): requirements-uv.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,rl,ray]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements-uv.txt
+	touch $(UV)
+
+$(STAMP): pyproject.toml uv.lock $(UV)
+	@echo "installing the kit's base dependencies from uv.lock"
+	$(SYNC)
 	# python-hcl2 writes its parser cache into its own package on first use: build it now,
 	# so that no run changes the installation (the adversarial test fingerprints it).
 	$(BIN)/python -c 'import hcl2.parser; hcl2.parser.parser()'
+	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	@echo "installing the test extras (dev, rl, ray) from uv.lock"
+	$(SYNC) --extra dev --extra rl --extra ray
 	# gradio (OpenEnv's client imports it) writes a random hash_seed.txt into its own
 	# package on its first import: write it now, by gradio's own function, for the same reason.
 	$(BIN)/python -c 'from gradio.utils import get_hash_seed; get_hash_seed()'
-	touch $(STAMP)
+	touch $(TEST_STAMP)
+
+## lock: resolve every dependency anew (newest in pyproject's ranges) into uv.lock, moto kept
+## at the release the kit's fixes are written for (kit/toolchain/emulators.py)
+lock: $(UV)
+	$(UV) lock --upgrade --python $(BIN)/python \
+	  $$(PYTHONPATH=. $(BIN)/python -c 'from kit.toolchain.emulators import WRITTEN_FOR as w; \
+	    print(" ".join(f"--upgrade-package {n}=={v}" for n, v in w.items()))')
+
+## canary: a throw-away venv resolved to the newest versions pyproject allows (no lock),
+## then the quick tier: names each dependency that moved off the lock and the first failure
+CANARY ?= $(abspath .canary)
+canary: $(STAMP)
+	rm -rf $(CANARY) && $(PYTHON) -m venv $(CANARY)
+	$(CANARY)/bin/pip install --quiet -e '.[dev,rl,ray]'
+	$(CANARY)/bin/python -c 'from gradio.utils import get_hash_seed; get_hash_seed()'
+	$(BIN)/python -m kit.toolchain.lockfile moved $(CANARY)/bin/python
+	$(CANARY)/bin/kit setup --localstack
+	$(MAKE) --no-print-directory BIN=$(CANARY)/bin PYTEST_ARGS=-x _quick
+
+# the quick tier (what `make test` runs), with whatever BIN names
+_quick:
+	$(call phases,not slow,)
 
 venv: $(STAMP)
 
@@ -54,7 +93,7 @@ TEAM_REPO = examples/team-repo
 ## validate: the full tier: every scenario's whole kill matrix (or SCENARIO's; on
 ## EMULATOR=localstack if given), the example team repository's scenarios, and the
 ## every-fault sweeps marked slow
-validate: setup-localstack
+validate: setup-localstack $(TEST_STAMP)
 	@set -e; for s in $(if $(SCENARIO),$(SCENARIO),$$($(KIT) list --names)); do \
 	  $(KIT) validate $$s --jobs $(JOBS) $(if $(EMULATOR),--emulator $(EMULATOR)); done
 	$(if $(SCENARIO),,@set -e; for s in $$(ls $(TEAM_REPO)/.kit/scenarios); do \
@@ -89,17 +128,17 @@ test: export KIT_TEST_CPU = $(abspath $(CPU_LOG))
 # adversarial test fingerprints), whatever PYTHONDONTWRITEBYTECODE the machine sets.
 test: export PYTHONPYCACHEPREFIX = $(abspath .pytest_cache/pycache)
 test: export PYTHONDONTWRITEBYTECODE =
-test: setup-localstack
+test: setup-localstack $(TEST_STAMP)
 	@mkdir -p $(dir $(CPU_LOG)) && rm -f $(CPU_LOG)
 	$(call phases,not slow,--durations=15)
 
-unit: $(STAMP)
+unit: $(TEST_STAMP)
 	$(BIN)/pytest -q -m "not integration" $(PYTEST_ARGS)
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check kit tests bench
 
-bench: setup
+bench: setup $(TEST_STAMP)
 	$(BIN)/python bench/run.py
 
 ## fidelity: apply, read back and destroy every in-scope example of fidelity/corpus and
@@ -116,4 +155,4 @@ corpus: $(STAMP)
 	test -d fidelity/vendored || $(BIN)/python bench/fidelity_sources.py $(MIRRORS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache $(CANARY)

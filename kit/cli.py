@@ -295,8 +295,11 @@ def _write_reports(doc: dict[str, Any], out: Path) -> int:
 
 def _emulator(args: argparse.Namespace) -> tuple[str, str | None]:
     """The primary emulator and the URL of a running LocalStack (or None), checked before
-    anything starts: a LocalStack the kit must start has to be installed."""
-    from kit.toolchain import localstack_install
+    anything starts: the emulator its fixes expect, and a LocalStack the kit must start
+    has to be installed."""
+    from kit.toolchain import emulators, localstack_install
+
+    emulators.require()
 
     url = args.emulator_url
     emulator = args.emulator or ("localstack" if url else "moto")

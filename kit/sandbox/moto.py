@@ -14,6 +14,7 @@ from kit.sandbox import moto_fork
 from kit.sandbox.journal import Journal
 from kit.sandbox.ports import free_port
 from kit.sandbox.process import ManagedProcess
+from kit.toolchain import emulators
 
 READY_TIMEOUT = 30.0
 PROBE_TIMEOUT = 10.0
@@ -33,6 +34,9 @@ class MotoServer:
     def __init__(self, workdir: Path, peer: Mapping[str, str] | None = None) -> None:
         """`peer`: where its RDS looks up what the primary emulator serves
         (kit/sandbox/localstack_split.py), when moto is the fallback."""
+        # A moto its fixes were not written for breaks them in ways a run would blame on
+        # an emulator gap: refuse it first (every entry point also checks before any run).
+        emulators.require()
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # Its own record of every answer, which only this process writes: blame's evidence.

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from kit import settings
 from kit.errors import ToolchainError
-from kit.toolchain import provider_patches, runtime
+from kit.toolchain import emulators, provider_patches, runtime
 
 Log = Callable[[str], None]
 PATCHES = {"aws": provider_patches.AWS}
@@ -84,6 +84,8 @@ def pieces() -> list[Piece]:
     rnd = provider_path("random", settings.RANDOM_PROVIDER["version"])
     pg = postgres_bindir()
     return [
+        Piece("moto (the emulator, at the release the kit's fixes are written for)",
+              emulators.found(), "; ".join(emulators.drift())),
         Piece("terraform or tofu", settings.terraform_binary(),
               f"{setup}  (builds OpenTofu from the Go module proxy)"),
         Piece("go (to build providers)", shutil.which("go"),
