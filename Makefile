@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 XDIST ?= 5
 DIST  ?= worksteal
 
-.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary _quick
+.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary extras _quick
 
 # Installs come from the committed lock only (uv.lock, with hashes; `make lock` updates it):
 # uv, itself pinned by hash (requirements-uv.txt), syncs the venv to it. `--inexact` keeps
@@ -70,6 +70,9 @@ _quick:
 	$(call phases,not slow,)
 
 venv: $(STAMP)
+
+## extras: the optional extras (dev, rl: `kit serve`, ray: `--executor ray`) from the lock
+extras: $(TEST_STAMP)
 
 ## setup: Python env + toolchain (terraform/tofu, provider mirror, toxiproxy, postgres)
 setup: $(STAMP)

@@ -52,7 +52,8 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise InputError("--executor ray needs Ray: pip install 'kit[ray]'") from None
+        raise InputError("--executor ray needs Ray: pip install 'kit[ray]' (in the kit's "
+                         "checkout, from the lock: make extras)") from None
     return ray
 
 

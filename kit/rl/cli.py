@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         from kit.rl import server
     except ImportError as exc:
         raise InputError(f"kit serve needs OpenEnv ({exc.name} is missing): install the "
-                         "extra, pip install 'kit[rl]' (or make venv)") from None
+                         "extra, pip install 'kit[rl]' (in the kit's checkout, from the lock: "
+                         "make extras)") from None
     from kit.sandbox.ports import free_port
 
     port = args.port or free_port()

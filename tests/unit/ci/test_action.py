@@ -91,3 +91,18 @@ def test_actionlint_catches_a_broken_action(tmp_path: Path):
     done = _lint(_repo(tmp_path, broken, {"kit.yml": flow, "steps.yml": _as_reusable(broken)}))
     assert done.returncode == 1
     assert "no_such_input" in done.stdout and '"no-such-input" is not defined' in done.stdout
+
+
+def test_the_canary_workflow_passes_actionlint_and_never_blocks(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "github" / "canary.yml").read_text()
+    flow = yaml.safe_load(text)
+    assert flow["jobs"]["canary"]["continue-on-error"] is True
+    assert any(step.get("run") == "make canary" for step in flow["jobs"]["canary"]["steps"])
+    for name, body in (("good", text), ("broken", text.replace("timeout-minutes: 90",
+                                                                "timeout-minutes: ninety"))):
+        repo = tmp_path / name
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        (repo / ".github" / "workflows").mkdir(parents=True)
+        (repo / ".github" / "workflows" / "canary.yml").write_text(body)
+        done = _lint(repo)
+        assert (done.returncode == 0) == (name == "good"), done.stdout
