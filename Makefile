@@ -19,8 +19,8 @@ DIST  ?= worksteal
 .PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary extras _quick
 
 # Installs come from the committed lock only (uv.lock, with hashes; `make lock` updates it):
-# uv, itself pinned by hash (requirements-uv.txt), syncs the venv to it. `--inexact` keeps
-# pip (the kit's setup uses it) and extras installed earlier. `make eval` needs the base
+# uv, and the venv's pip (`kit setup` uses it), pinned by hash in requirements-uv.txt; uv
+# syncs the venv to the lock. `--inexact` keeps them, and extras installed earlier. `make eval` needs the base
 # alone; the test and bench targets add the extras they use (dev, rl, ray).
 UV   := $(BIN)/uv
 SYNC  = UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --quiet --python $(BIN)/python
@@ -50,6 +50,8 @@ $(TEST_STAMP): $(STAMP)
 ## lock: resolve every dependency anew (newest in pyproject's ranges) into uv.lock, moto kept
 ## at the release the kit's fixes are written for (kit/toolchain/emulators.py)
 lock: $(UV)
+	$(UV) pip compile --quiet --generate-hashes --python-version 3.11 --universal \
+	  requirements-uv.in -o requirements-uv.txt
 	$(UV) lock --upgrade --python $(BIN)/python \
 	  $$(PYTHONPATH=. $(BIN)/python -c 'from kit.toolchain.emulators import WRITTEN_FOR as w; \
 	    print(" ".join(f"--upgrade-package {n}=={v}" for n, v in w.items()))')
