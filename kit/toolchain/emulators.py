@@ -9,7 +9,7 @@ line naming both and the command that fixes it, before anything starts, never a 
 `emulator gap`. LocalStack's release is pinned by kit/toolchain/localstack_install.py.
 
 Moving to a new release is: port the fixes, change WRITTEN_FOR, `make lock` (which keeps the
-lock's moto at WRITTEN_FOR), and the suite (tests/unit/test_lock.py holds the lock to it).
+lock's moto at WRITTEN_FOR), and the suite (tests/unit/toolchain/test_lock.py holds the lock to it).
 """
 
 from __future__ import annotations
