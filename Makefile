@@ -20,8 +20,8 @@ DIST  ?= worksteal
 
 # Installs come from the committed lock only (uv.lock, with hashes; `make lock` updates it):
 # uv, and the venv's pip (`kit setup` uses it), pinned by hash in requirements-uv.txt; uv
-# syncs the venv to the lock. `--inexact` keeps them, and extras installed earlier. `make eval` needs the base
-# alone; the test and bench targets add the extras they use (dev, rl, ray).
+# syncs the venv to the lock. `--inexact` keeps them, and extras installed earlier.
+# `make eval` needs the base alone; the test and bench targets add the extras they use.
 UV   := $(BIN)/uv
 SYNC  = UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --quiet --python $(BIN)/python
 TEST_STAMP := $(VENV)/.installed-test
