@@ -48,13 +48,22 @@ $(TEST_STAMP): $(STAMP)
 	touch $(TEST_STAMP)
 
 ## lock: resolve every dependency anew (newest in pyproject's ranges) into uv.lock, moto kept
-## at the release the kit's fixes are written for (kit/toolchain/emulators.py)
+## at the release the kit's fixes are written for (kit/toolchain/emulators.py); then the
+## worker runtime's lock at the kit's own releases, and LocalStack's at its pinned date
+LOCKS   := kit/toolchain/locks
+COMPILE  = $(UV) pip compile --quiet --generate-hashes --python-version 3.11 --universal \
+	  --custom-compile-command "make lock"
 lock: $(UV)
-	$(UV) pip compile --quiet --generate-hashes --python-version 3.11 --universal \
-	  requirements-uv.in -o requirements-uv.txt
+	$(COMPILE) requirements-uv.in -o requirements-uv.txt
 	$(UV) lock --upgrade --python $(BIN)/python \
 	  $$(PYTHONPATH=. $(BIN)/python -c 'from kit.toolchain.emulators import WRITTEN_FOR as w; \
 	    print(" ".join(f"--upgrade-package {n}=={v}" for n, v in w.items()))')
+	$(UV) export --frozen --quiet --all-extras --no-hashes --no-emit-project -o $(LOCKS)/.kit.txt
+	printf 'boto3\npsycopg[binary]\n' | $(COMPILE) -c $(LOCKS)/.kit.txt - -o $(LOCKS)/worker.txt
+	rm $(LOCKS)/.kit.txt
+	PYTHONPATH=. $(BIN)/python -c 'from kit.toolchain.localstack_install import REQUIREMENT, \
+	  LOCKED_AT; print(REQUIREMENT, LOCKED_AT)' | { read req date; echo "$$req" | \
+	  $(COMPILE) --exclude-newer "$$date" - -o $(LOCKS)/localstack.txt; }
 
 ## canary: a throw-away venv resolved to the newest versions pyproject allows (no lock),
 ## then the quick tier: names each dependency that moved off the lock and the first failure

@@ -1,12 +1,13 @@
 """The emulator versions the kit's fixes were written for, and the check that refuses others.
 
 The fidelity fixes (kit/sandbox/fidelity/, kit/sandbox/moto_*.py) patch moto's private
-internals: a new moto release can change them under the kit (moto 5.2.6 made 20 attributes of
-`moto.rds.models.DBInstance` read-only properties, and every RDS run became the kit's
-`error`). So the fixes name the exact release they were written and tested for, here, and
-every command that starts a sandbox checks the installed one first: another release is one
-line naming both and the command that fixes it, before anything starts, never a run's
-`emulator gap`. LocalStack's release is pinned by kit/toolchain/localstack_install.py.
+internals: a new moto release can change them under the kit (moto 5.2.6 began to set
+`performance_insights_enabled` on DBInstance, where the kit's fix for 5.2.5 had put a
+read-only property, and every RDS run became the kit's `error`). So the fixes name the exact
+release they were written and tested for, here, and every command that starts a sandbox
+checks the installed one first: another release is one line naming both and the command
+that fixes it, before anything starts, never a run's `emulator gap`. LocalStack's release
+is pinned by kit/toolchain/localstack_install.py.
 
 Moving to a new release is: port the fixes, change WRITTEN_FOR, `make lock` (which keeps the
 lock's moto at WRITTEN_FOR), and the suite (tests/unit/toolchain/test_lock.py holds the lock to it).
@@ -19,7 +20,7 @@ from importlib import metadata
 from kit.errors import ToolchainError
 
 # distribution -> the one release the kit's fixes to it were written and tested for
-WRITTEN_FOR = {"moto": "5.2.5"}
+WRITTEN_FOR = {"moto": "5.2.6"}
 FIX = "make venv  (installs the locked versions; outside a checkout: pip install {pins})"
 
 

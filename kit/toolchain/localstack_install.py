@@ -3,9 +3,10 @@ virtual environment of its own, `<cache>/localstack/venv` (KIT_CACHE moves it), 
 the kit's own Python 3.11 (LocalStack's dependencies would clash with the kit's: it pins its
 own boto3 and moto fork).
 
-The version is pinned, and so are its dependencies, by date: pip takes each at the newest
-release uploaded before LOCKED_AT, when localstack-core 4.13.1 was current. Newer releases of
-two of them break it (cbor2 6 dropped the module it imports; pyOpenSSL 26 dropped
+The version is pinned, and so are its dependencies: `make lock` resolves each at the newest
+release uploaded before LOCKED_AT, when localstack-core 4.13.1 was current, into a hashed
+lock (kit/toolchain/locks/localstack.txt) that `kit setup` installs exactly. Newer releases
+of two of them break it (cbor2 6 dropped the module it imports; pyOpenSSL 26 dropped
 `X509.add_extensions`, which makes its TLS certificate), and a tool must not change under
 the kit between two installs.
 """
@@ -19,11 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kit import settings
+from kit.toolchain import lockfile
 from kit.toolchain.runtime import checked_output
 
 VERSION = "4.13.1"
 REQUIREMENT = f"localstack-core[runtime]=={VERSION}"
 LOCKED_AT = "2026-02-10T00:00:00Z"
+LOCK = lockfile.LOCKS / "localstack.txt"
 MANIFEST = "kit-localstack.json"
 FIX = "kit setup --localstack  (or `make setup-localstack`: ~500 MB, 2-4 min)"
 
@@ -40,7 +43,7 @@ def python() -> Path | None:
     except (OSError, ValueError):
         return None
     interpreter = location() / "venv" / "bin" / "python"
-    if found.get("version") != VERSION or not interpreter.exists():
+    if found.get("lock") != lockfile.digest(LOCK) or not interpreter.exists():
         return None
     return interpreter
 
@@ -61,18 +64,17 @@ def install(log: Callable[[str], None]) -> Path:
         return interpreter
     target = location()
     base = Path(getattr(sys, "_base_executable", sys.executable))
-    log(f"installing {REQUIREMENT} into {target / 'venv'} (python {base}; dependencies as "
-        f"of {LOCKED_AT})")
+    log(f"installing {REQUIREMENT} into {target / 'venv'} (python {base}; dependencies "
+        f"locked as of {LOCKED_AT} in {LOCK.name})")
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     venv = target / "venv"
     checked_output([str(base), "-m", "venv", "--without-pip", str(venv)])
     interpreter = venv / "bin" / "python"
-    checked_output([sys.executable, "-m", "pip", "--python", str(interpreter), "install",
-                    "--quiet", "--no-input", "--uploaded-prior-to", LOCKED_AT, REQUIREMENT])
+    checked_output(lockfile.install_argv(interpreter, LOCK))
     version = checked_output([str(interpreter), "-c",
                               "import sys; print(sys.version.split()[0])"]).strip()
     (target / MANIFEST).write_text(json.dumps({"version": VERSION, "python": version,
-                                               "locked_at": LOCKED_AT}, indent=2))
+                                               "lock": lockfile.digest(LOCK)}, indent=2))
     return interpreter
 

@@ -1,5 +1,6 @@
-"""The committed lock (uv.lock) read as data: which releases it holds, and what a venv has
-that it does not (`make canary` names what moved; a test holds `make venv` to the lock).
+"""The committed locks read as data: which releases uv.lock holds, what a venv has that it
+does not (`make canary` names what moved; a test holds `make venv` to the lock), and the
+hashed requirements `make lock` writes for the worker runtime and LocalStack (locks/).
 
 uv writes one lock for every platform and Python (a package may appear at more than one
 release, each for its markers), so "locked" here means: a release the lock holds for it.
@@ -7,7 +8,9 @@ release, each for its markers), so "locked" here means: a release the lock holds
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -16,6 +19,9 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 
 LOCK = Path(__file__).resolve().parents[2] / "uv.lock"
+# Shipped inside the package (kit setup installs from them outside a checkout too).
+LOCKS = Path(__file__).resolve().parent / "locks"
+_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)", re.M)
 # Installed by the venv's own tools, not by the lock: the installers themselves.
 INSTALLERS = frozenset({"pip", "setuptools", "uv", "wheel"})
 _LIST = ("import json; from importlib import metadata; print(json.dumps({d.metadata['Name']: "
@@ -30,6 +36,23 @@ def locked(lock: Path = LOCK) -> dict[str, set[str]]:
         if package.get("source", {}).get("editable") is None and "version" in package:
             found.setdefault(canonicalize_name(package["name"]), set()).add(package["version"])
     return found
+
+
+def pinned(requirements: Path) -> dict[str, str]:
+    """package -> release, of a requirements file `make lock` wrote."""
+    return {canonicalize_name(name): version
+            for name, version in _PIN.findall(requirements.read_text())}
+
+
+def digest(requirements: Path) -> str:
+    """The identity of a lock file, for an installation's manifest to name what it holds."""
+    return hashlib.sha256(requirements.read_bytes()).hexdigest()[:16]
+
+
+def install_argv(python: Path, requirements: Path) -> list[str]:
+    """pip (the kit's own) installing exactly a hashed lock into the venv of `python`."""
+    return [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+            "--no-input", "--require-hashes", "--no-deps", "-r", str(requirements)]
 
 
 def installed(python: str) -> dict[str, str]:

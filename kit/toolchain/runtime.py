@@ -1,10 +1,11 @@
 """The worker runtime: the Python 3.11 the contract promises workers, with exactly boto3 and
-psycopg[binary] (at the versions the kit itself runs), installed where a sandbox user can
-run it: /opt/kit-worker when the kit is root (its own interpreter may live in a private
+psycopg[binary] and their dependencies at the releases the kit's own lock holds
+(kit/toolchain/locks/worker.txt, hashed, written by `make lock`), installed where a sandbox
+user can run it: /opt/kit-worker when the kit is root (its own interpreter may live in a private
 home, /root is 0700), else <cache>/worker-runtime; KIT_WORKER_RUNTIME overrides both.
 
-`kit setup` makes it: a venv from a python3.11 every user can reach, the two packages
-installed into it by the kit's pip (`pip --python`), everything world-readable, and a
+`kit setup` makes it: a venv from a python3.11 every user can reach, the lock installed
+into it by the kit's pip (`pip --python --require-hashes`), everything world-readable, and a
 manifest (kit-runtime.json) naming the directories a sandbox must show for it to run: the
 venv, the interpreter, its standard library and the shared libraries it loads.
 """
@@ -17,14 +18,15 @@ import shutil
 import stat
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from kit import settings
 from kit.errors import ToolchainError
+from kit.toolchain import lockfile
 
-PACKAGES = {"boto3": "boto3", "psycopg": "psycopg[binary]"}
+PACKAGES = ("boto3", "psycopg")
+LOCK = lockfile.LOCKS / "worker.txt"
 MANIFEST = "kit-runtime.json"
 BASES = ("/usr/bin/python3.11", "/usr/local/bin/python3.11")
 # Run by the runtime's own interpreter: what it maps once everything a worker may use is
@@ -59,18 +61,19 @@ def location() -> Path:
 
 
 def wanted() -> dict[str, str]:
-    """package -> the version the kit itself runs (workers get the same)."""
-    return {name: metadata.version(name) for name in PACKAGES}
+    """package -> the release workers get (the kit's own lock's)."""
+    pins = lockfile.pinned(LOCK)
+    return {name: pins[name] for name in PACKAGES}
 
 
 def manifest() -> dict[str, Any] | None:
-    """The installed runtime's manifest, when it is current (same package versions)."""
+    """The installed runtime's manifest, when it is current (installed from today's lock)."""
     path = location() / MANIFEST
     try:
         found = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    if found.get("packages") != wanted() or not Path(found.get("python", "")).exists():
+    if found.get("lock") != lockfile.digest(LOCK) or not Path(found.get("python", "")).exists():
         return None
     return found
 
@@ -110,13 +113,11 @@ def install(log: Any) -> Path:
                              "private home): run `apt-get install -y python3.11`")
     target = location()
     log(f"installing the worker runtime into {target} (python {base}, "
-        + ", ".join(f"{PACKAGES[n]}=={v}" for n, v in wanted().items()) + ")")
+        + ", ".join(f"{n}=={v}" for n, v in wanted().items()) + f", locked in {LOCK.name})")
     shutil.rmtree(target, ignore_errors=True)
     checked_output([str(base), "-m", "venv", "--without-pip", str(target)])
     runtime_python = target / "bin" / "python"
-    checked_output([sys.executable, "-m", "pip", "--python", str(runtime_python), "install",
-                    "--quiet", "--no-input",
-                    *(f"{PACKAGES[n]}=={v}" for n, v in wanted().items())])
+    checked_output(lockfile.install_argv(runtime_python, LOCK))
     for root, dirs, files in os.walk(target):
         for name in dirs + files:
             path = os.path.join(root, name)
@@ -126,6 +127,7 @@ def install(log: Any) -> Path:
     target.chmod(0o755)
     probe = json.loads(checked_output([str(runtime_python), "-I", "-c", _PROBE]))
     probe["packages"] = wanted()
+    probe["lock"] = lockfile.digest(LOCK)
     (target / MANIFEST).write_text(json.dumps(probe, indent=2))
     return target
 

@@ -1,9 +1,9 @@
 """The toolchain's stamp: one key that changes whenever what `kit setup` builds changes.
 
 CI caches ~/.cache/kit under this key (action.yml): a kit upgrade that pins another
-provider, Terraform or Toxiproxy, edits the provider, or installs another boto3 or psycopg
-(the workers' runtime gets the kit's versions) gets a fresh cache instead of a stale one,
-and an unchanged toolchain is restored instead of rebuilt."""
+provider, Terraform or Toxiproxy, edits the provider, or locks another worker runtime or
+LocalStack (kit/toolchain/locks/) gets a fresh cache instead of a stale one, and an
+unchanged toolchain is restored instead of rebuilt."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import platform
 import sys
 
 from kit import settings
-from kit.toolchain import localstack_install, provider_patches, runtime
+from kit.toolchain import localstack_install, lockfile, provider_patches, runtime
 
 PREFIX = "kit-toolchain"
 
@@ -25,8 +25,8 @@ def pins() -> dict[str, object]:
         "aws_edits": provider_patches.fingerprint(provider_patches.AWS),
         "stand_ins": settings.stand_in_fingerprint(),
         "tofu": settings.TOFU_VERSION, "toxiproxy": settings.TOXIPROXY,
-        "actionlint": settings.ACTIONLINT, "runtime": runtime.wanted(),
-        "localstack": localstack_install.VERSION,
+        "actionlint": settings.ACTIONLINT, "runtime": lockfile.digest(runtime.LOCK),
+        "localstack": lockfile.digest(localstack_install.LOCK),
         "machine": platform.machine(), "python": f"{sys.version_info[0]}.{sys.version_info[1]}",
     }
 

@@ -748,6 +748,37 @@ def test_performance_insights_settings_read_back(sandbox: Sandbox) -> None:
     db = rds.describe_db_instances(DBInstanceIdentifier="insightful")["DBInstances"][0]
     assert db["PerformanceInsightsRetentionPeriod"] == 31
     assert _db(rds, "plain")["PerformanceInsightsEnabled"] is False
+    rds.modify_db_instance(DBInstanceIdentifier="plain", EnablePerformanceInsights=True,
+                           ApplyImmediately=True)
+    db = rds.describe_db_instances(DBInstanceIdentifier="plain")["DBInstances"][0]
+    assert (db["PerformanceInsightsEnabled"], db["PerformanceInsightsRetentionPeriod"]) == (
+        True, 7)
+
+
+def test_a_snapshot_of_an_instance_or_cluster_with_performance_insights_restores(
+        sandbox: Sandbox) -> None:
+    """AWS RDS API reference, RestoreDBInstanceFromDBSnapshot and
+    RestoreDBClusterFromSnapshot restore any snapshot; moto 5.2.6 refused one whose source
+    had Performance Insights (InvalidParameterCombination, "EnablePerformanceInsights must
+    be set"): the rds-recovery drill's restore of such a design was the kit's `error`."""
+    rds = aws.client("rds", sandbox.moto.url)
+    _db(rds, "watched", EnablePerformanceInsights=True)
+    rds.create_db_snapshot(DBInstanceIdentifier="watched", DBSnapshotIdentifier="watched-s")
+    rds.restore_db_instance_from_db_snapshot(DBInstanceIdentifier="watched-r",
+                                             DBSnapshotIdentifier="watched-s")
+    rds.create_db_cluster(DBClusterIdentifier="watched-c", Engine="aurora-postgresql",
+                          MasterUsername="kit", MasterUserPassword="kit-password-1",
+                          EnablePerformanceInsights=True)
+    rds.modify_db_cluster(DBClusterIdentifier="watched-c", ApplyImmediately=True,
+                          PerformanceInsightsRetentionPeriod=62)
+    got = rds.describe_db_clusters(DBClusterIdentifier="watched-c")["DBClusters"][0]
+    assert (got["PerformanceInsightsEnabled"], got["PerformanceInsightsRetentionPeriod"]) == (
+        True, 62)
+    rds.create_db_cluster_snapshot(DBClusterIdentifier="watched-c",
+                                   DBClusterSnapshotIdentifier="watched-cs")
+    rds.restore_db_cluster_from_snapshot(DBClusterIdentifier="watched-cr",
+                                         SnapshotIdentifier="watched-cs",
+                                         Engine="aurora-postgresql")
 
 
 def test_a_conditional_bucket_policy_deny_does_not_deny_when_its_condition_fails(

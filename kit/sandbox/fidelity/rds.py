@@ -230,47 +230,63 @@ def automated_backups_replicate_to_another_region() -> None:
         describe_db_instance_automated_backups)
 
 
-PERFORMANCE_INSIGHTS = ("enable_performance_insights", "performance_insights_retention_period",
-                        "performance_insights_kms_key_id")
+def _insights_enabled_alias(cls: Any) -> None:
+    """`enable_performance_insights`, the name ModifyDB* sets, as an alias of the
+    `performance_insights_enabled` that moto's create sets and its describe reads."""
+
+    def enabled(self: Any) -> bool:
+        return bool(self.__dict__.get("performance_insights_enabled", False))
+
+    def enable(self: Any, value: bool) -> None:
+        self.__dict__["performance_insights_enabled"] = bool(value)
+        if value and self.__dict__.get("performance_insights_retention_period") is None:
+            self.__dict__["performance_insights_retention_period"] = 7
+
+    cls.enable_performance_insights = property(enabled, enable)
+
+
+def _restores_keep_insights(create: Any) -> Any:
+    """`create` (RDSBackend.create_db_instance / create_db_cluster) taking a restore's
+    attributes: moto's restores pass the source's `__dict__` as the create's arguments,
+    where Performance Insights reads `performance_insights_enabled`, not the create's
+    `enable_performance_insights`."""
+
+    def created(self: Any, kwargs: dict[str, Any]) -> Any:
+        if "performance_insights_enabled" in kwargs:
+            kwargs = dict(kwargs)
+            enabled = kwargs.pop("performance_insights_enabled")
+            kwargs.setdefault("enable_performance_insights", enabled)
+            if not kwargs["enable_performance_insights"]:  # moto refuses stray settings
+                kwargs.pop("performance_insights_retention_period", None)
+                kwargs.pop("performance_insights_kms_key_id", None)
+        return create(self, kwargs)
+
+    return created
 
 
 def performance_insights_settings_read_back() -> None:
-    """A DB instance reports the Performance Insights settings it was created or modified
-    with.
+    """A DB instance reports the Performance Insights settings it was modified with, and
+    a restore of one that has them succeeds.
 
-    AWS (RDS API reference, CreateDBInstance / DBInstance): EnablePerformanceInsights,
-    PerformanceInsightsRetentionPeriod (7 days unless given) and
-    PerformanceInsightsKMSKeyId read back as PerformanceInsightsEnabled and the two others.
-    moto 5.2 ignores them, so every instance with Performance Insights plans a change
-    right after it is created.
+    AWS (RDS API reference, ModifyDBInstance: EnablePerformanceInsights,
+    PerformanceInsightsRetentionPeriod, 7 days unless given; DBInstance reports them as
+    PerformanceInsightsEnabled and PerformanceInsightsRetentionPeriod;
+    RestoreDBInstanceFromDBSnapshot / RestoreDBInstanceToPointInTime restore any
+    instance's snapshot). moto 5.2.6 reads them on create only: ModifyDBInstance stores
+    `enable_performance_insights` beside the `performance_insights_enabled` describe
+    reads, and a restore of a Performance Insights instance is refused with
+    InvalidParameterCombination ("EnablePerformanceInsights must be set").
+
+    moto internals touched: DBInstance.__dict__ (performance_insights_enabled,
+    performance_insights_retention_period), RDSBackend.create_db_instance.
     """
     from moto.rds.models import DBInstance, RDSBackend
 
-    if "performance_insights_enabled" in vars(DBInstance):
+    if isinstance(vars(DBInstance).get("enable_performance_insights"), property):
         return
-    create = RDSBackend.create_db_instance
-
-    def create_db_instance(self: Any, db_kwargs: dict[str, Any]) -> Any:
-        database = create(self, db_kwargs)
-        for key in PERFORMANCE_INSIGHTS:
-            if db_kwargs.get(key) is not None:
-                setattr(database, key, db_kwargs[key])
-        return database
-
-    def enabled(self: Any) -> bool:
-        return bool(getattr(self, "enable_performance_insights", False))
-
-    def retention(self: Any) -> int | None:
-        value = self.__dict__.get("kit_insights_retention")
-        return value if value is not None else (7 if enabled(self) else None)
-
-    def set_retention(self: Any, value: int | None) -> None:
-        self.__dict__["kit_insights_retention"] = value
-
-    RDSBackend.create_db_instance = create_db_instance  # type: ignore[method-assign]
-    DBInstance.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
-    DBInstance.performance_insights_retention_period = property(  # type: ignore[attr-defined]
-        retention, set_retention)
+    _insights_enabled_alias(DBInstance)
+    RDSBackend.create_db_instance = _restores_keep_insights(  # type: ignore[method-assign]
+        RDSBackend.create_db_instance)
 
 
 def database_insights_mode_reads_back() -> None:
@@ -361,22 +377,27 @@ def lifecycle_and_log_volume_settings_read_back() -> None:
 
 
 def cluster_insights_and_monitoring_read_back() -> None:
-    """A DB cluster reports the Performance Insights and Enhanced Monitoring settings it
-    was created or modified with.
+    """A DB cluster reports the Performance Insights settings it was modified with and
+    the Enhanced Monitoring settings it was created with, and a restore of one with
+    Performance Insights succeeds.
 
     AWS (RDS API reference, CreateDBCluster / ModifyDBCluster: EnablePerformanceInsights,
-    PerformanceInsightsRetentionPeriod (7 days unless given), PerformanceInsightsKMSKeyId,
-    MonitoringInterval, MonitoringRoleArn; DBCluster reports them as
-    PerformanceInsightsEnabled and the others). moto 5.2 ignores them, so an Aurora
-    cluster with `performance_insights_enabled = true` or `monitoring_interval = 60`
-    plans a change right after the apply.
+    PerformanceInsightsRetentionPeriod (7 days unless given), MonitoringInterval,
+    MonitoringRoleArn; DBCluster reports them as PerformanceInsightsEnabled and the
+    others). moto 5.2.6 reads Performance Insights on create only and ignores the
+    monitoring settings, so an Aurora cluster with `monitoring_interval = 60` plans a
+    change right after the apply.
+
+    moto internals touched: DBCluster.__dict__ (performance_insights_enabled,
+    performance_insights_retention_period, monitoring_interval, monitoring_role_arn),
+    RDSBackend.create_db_cluster.
     """
     from moto.rds.models import DBCluster, RDSBackend
 
-    if "performance_insights_enabled" in vars(DBCluster):
+    if isinstance(vars(DBCluster).get("enable_performance_insights"), property):
         return
-    create = RDSBackend.create_db_cluster
-    kept = (*PERFORMANCE_INSIGHTS, "monitoring_interval", "monitoring_role_arn")
+    create = _restores_keep_insights(RDSBackend.create_db_cluster)
+    kept = ("monitoring_interval", "monitoring_role_arn")
 
     def create_db_cluster(self: Any, kwargs: dict[str, Any]) -> Any:
         cluster = create(self, kwargs)
@@ -385,20 +406,8 @@ def cluster_insights_and_monitoring_read_back() -> None:
                 setattr(cluster, key, kwargs[key])
         return cluster
 
-    def enabled(self: Any) -> bool:
-        return bool(self.__dict__.get("enable_performance_insights", False))
-
-    def retention(self: Any) -> int | None:
-        value = self.__dict__.get("kit_insights_retention")
-        return value if value is not None else (7 if enabled(self) else None)
-
-    def set_retention(self: Any, value: int | None) -> None:
-        self.__dict__["kit_insights_retention"] = value
-
+    _insights_enabled_alias(DBCluster)
     RDSBackend.create_db_cluster = create_db_cluster  # type: ignore[method-assign]
-    DBCluster.performance_insights_enabled = property(enabled)  # type: ignore[attr-defined]
-    DBCluster.performance_insights_retention_period = property(  # type: ignore[attr-defined]
-        retention, set_retention)
 
 
 def provisioned_clusters_report_no_serverless_scaling() -> None:

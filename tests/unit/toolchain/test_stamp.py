@@ -33,7 +33,10 @@ def test_path_is_the_cache(capsys, monkeypatch, tmp_path):
     assert capsys.readouterr().out.strip() == str(tmp_path)
 
 
-def test_key_changes_with_the_workers_runtime(monkeypatch):
+@pytest.mark.parametrize("owner", ["runtime", "localstack_install"])
+def test_key_changes_with_the_workers_runtime_or_localstack_lock(owner, monkeypatch, tmp_path):
     before = stamp.key()
-    monkeypatch.setattr(stamp.runtime, "wanted", lambda: {"boto3": "0.0.1"})
+    lock = tmp_path / "lock.txt"
+    lock.write_text(getattr(stamp, owner).LOCK.read_text() + "# another resolution\n")
+    monkeypatch.setattr(getattr(stamp, owner), "LOCK", lock)
     assert stamp.key() != before
