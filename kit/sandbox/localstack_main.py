@@ -22,6 +22,15 @@ LocalStack's moto (`SHARED`: standalone modules, stdlib and moto only, loaded he
 path) are applied when LocalStack first imports the module they fix, so that LocalStack
 starts as fast as before; `managed_rotation_needs_no_function` and the SQS and KMS fixes
 below it are LocalStack's own (its SQS and KMS are not moto's).
+
+moto internals touched: (LocalStack's bundled moto)
+moto.secretsmanager.models.SecretsManagerBackend.rotate_secret,
+SecretsManagerBackend.secrets, SecretsManagerBackend._is_valid_identifier,
+FakeSecret.is_deleted, FakeSecret.owning_service, FakeSecret.rotation_lambda_arn,
+FakeSecret.auto_rotate_after_days, FakeSecret.next_rotation_date,
+FakeSecret.rotation_requested, FakeSecret.rotation_enabled, FakeSecret.last_rotation_date,
+FakeSecret.to_short_dict, moto.ec2.responses.subnets (imported first), and those of the
+SHARED fixes of kit/sandbox/fidelity/ec2.py and secretsmanager.py (their docstrings).
 """
 
 from __future__ import annotations

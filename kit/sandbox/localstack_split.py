@@ -25,6 +25,19 @@ A lookup that LocalStack does not answer (down, an HTTP 5xx, an unparsable answe
 KitEmulatorFailure naming the split: the kit's `error`, never the solution's `fail`. A
 resource LocalStack refuses (missing, or a malformed id: what the solution gave) gets the
 answer moto alone would give.
+
+moto internals touched: moto.rds.models.ec2_backends, moto.rds.responses.ec2_backends,
+moto.rds.models.RDSBackend.kms, moto.rds.models.RDSBackend.secretsmanager,
+moto.rds.models.RDSBackend._validate_kms_key, moto.rds.models.RDSBackend._kit_split,
+RDSBackend.account_id, RDSBackend.region_name, moto.rds.models.KMS_ARN_PATTERN, what moto's
+RDS reads of the backends it is given (EC2Backend.get_subnet, EC2Backend.describe_subnets,
+EC2Backend.default_vpc, EC2Backend.get_default_security_group, KmsBackend.describe_key,
+SecretsManagerBackend.create_managed_secret, SecretsManagerBackend.rotate_secret,
+SecretsManagerBackend.delete_secret, Subnet.id, Subnet.vpc_id, Subnet.availability_zone,
+Key.arn, FakeSecret.arn, FakeSecret.kms_key_id, and a deepcopy of them on a restore),
+moto.moto_server.werkzeug_app.create_backend_app, moto.server.create_backend_app,
+moto.rds.exceptions.KMSKeyNotAccessibleFault, moto.rds.exceptions.InvalidParameterValue,
+moto.ec2.exceptions.InvalidSubnetIdError.
 """
 
 from __future__ import annotations

@@ -10,6 +10,12 @@ EC2 lacks, the kit asks LocalStack; if LocalStack holds it, the request is answe
 KitEmulatorFailure naming the split (kit/sandbox/fidelity/errors.py: the kit's `error`); if
 LocalStack lacks it too, moto's own answer stands (an id that exists nowhere is the
 solution's mistake, so a solution cannot reach `error` with a made-up id).
+
+moto internals touched: moto.ec2.models.EC2Backend.get_subnet, EC2Backend.describe_subnets,
+EC2Backend.get_vpc, EC2Backend.get_security_group_from_id,
+EC2Backend.describe_security_groups, EC2Backend.get_launch_template,
+EC2Backend.get_launch_template_by_name, EC2Backend.account_id, EC2Backend.region_name,
+ServiceException.code, _RESTError.error_type (the AWS code of moto's errors).
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Entry point of the sandbox's moto server: apply the fidelity fixes, then serve.
 
 argv: the port, then (optional) the path of the journal of its answers
-(kit/sandbox/journal.py)."""
+(kit/sandbox/journal.py).
+
+moto internals touched: moto.server.main.
+"""
 
 from __future__ import annotations
 

@@ -15,6 +15,9 @@ memory, port, journal, log, session, working directory and sys.path[0]); every f
 fix is in place before its service answers, as fidelity/__init__.py requires. The
 environment is the kit's at the zygote's start: a kit whose environment changed since
 gets a new zygote (kit/sandbox/moto.py).
+
+moto internals touched: moto.backends.get_backend, moto.sqs.urls, moto.rds.urls (imported
+ahead), moto.server.main.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ in the moto server process (kit/sandbox/moto_main.py) before the service it fixe
 one module per service, and is proven by a test in tests/integration/test_fidelity.py that
 cites the AWS documentation of the behaviour it restores. Gaps that are not fixed are
 listed, with how a failed deploy names them, in kit/deploy/divergences.py.
+
+moto internals touched: moto.moto_server.werkzeug_app.create_backend_app,
+moto.server.create_backend_app.
 """
 
 from __future__ import annotations

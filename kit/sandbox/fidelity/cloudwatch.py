@@ -1,4 +1,8 @@
-"""CloudWatch: composite alarms can be made."""
+"""CloudWatch: composite alarms can be made.
+
+moto internals touched: moto.cloudwatch.responses.CloudWatchResponse.put_composite_alarm,
+CloudWatchResponse.put_metric_alarm.
+"""
 
 from __future__ import annotations
 

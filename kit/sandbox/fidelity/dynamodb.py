@@ -1,4 +1,10 @@
-"""DynamoDB: item reads and writes are atomic, one item operation at a time."""
+"""DynamoDB: item reads and writes are atomic, one item operation at a time.
+
+moto internals touched: moto.dynamodb.models.DynamoDBBackend.put_item,
+DynamoDBBackend.update_item, DynamoDBBackend.delete_item,
+DynamoDBBackend.transact_write_items, DynamoDBBackend.get_item, DynamoDBBackend.query,
+DynamoDBBackend.scan.
+"""
 
 from __future__ import annotations
 

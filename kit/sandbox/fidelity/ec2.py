@@ -1,4 +1,22 @@
-"""EC2: subnets as AWS describes them."""
+"""EC2: subnets as AWS describes them.
+
+moto internals touched: moto.ec2.models.subnets.Subnet.get_filter_value,
+Subnet.ipv6_cidr_block_associations, Subnet.available_ip_address_count, Subnet.cidr_block,
+Subnet.ipv6_cidr_block_association_set, Subnet.enable_dns64,
+Subnet.private_dns_name_options_on_launch,
+moto.ec2.responses.subnets.Subnets.modify_subnet_attribute, EC2Backend.get_subnet,
+moto.ec2.models.flow_logs.FlowLogsBackend.describe_flow_logs, FlowLogsBackend.flow_logs,
+moto.ec2.models.flow_logs.FlowLogs.traffic_type, FlowLogs.log_destination_type,
+FlowLogs.log_format, FlowLogs.max_aggregation_interval, FlowLogs.destination_options,
+moto.ec2.responses.flow_logs.FlowLogs.create_flow_logs,
+moto.ec2.responses.customer_gateways.CustomerGateways.create_customer_gateway,
+CustomerGatewayBackend.customer_gateways, CustomerGateway.device_name,
+CustomerGateway.bgp_asn_extended, CustomerGateway.certificate_arn,
+moto.ec2.responses.dhcp_options.DHCPOptions.create_dhcp_options,
+DHCPOptionsSetBackend.dhcp_options_sets, DHCPOptionsSet.add_tags,
+EC2BaseResponse.ec2_backend, EC2BaseResponse._parse_tag_specification,
+BaseResponse._get_param, BaseResponse._get_int_param.
+"""
 
 from __future__ import annotations
 

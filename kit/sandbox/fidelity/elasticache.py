@@ -1,4 +1,12 @@
-"""ElastiCache: subnet groups can be deleted."""
+"""ElastiCache: subnet groups can be deleted.
+
+moto internals touched:
+moto.elasticache.responses.ElastiCacheResponse.delete_cache_subnet_group,
+ElastiCacheResponse.elasticache_backend, ElastiCacheBackend.cache_subnet_groups,
+ElastiCacheBackend.tagging_service, CacheSubnetGroup.arn,
+moto.elasticache.exceptions.CacheSubnetGroupNotFound, moto.core.responses.EmptyResult,
+BaseResponse._get_param.
+"""
 
 from __future__ import annotations
 

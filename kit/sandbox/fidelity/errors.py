@@ -1,4 +1,9 @@
-"""Answers to requests moto cannot serve: fast, named, and not retried."""
+"""Answers to requests moto cannot serve: fast, named, and not retried.
+
+moto internals touched: moto.core.utils.convert_to_flask_response.__call__,
+convert_to_flask_response.callback (its owner's __module__, moto.<service>.responses, names
+the service).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,12 @@
-"""IAM: the AWS managed policies every account has."""
+"""IAM: the AWS managed policies every account has.
+
+moto internals touched: moto.iam.aws_managed_policies.aws_managed_policies_data,
+moto.iam.models.AWSManagedPolicy (its constructor's keywords),
+IAMBackend._init_aws_policies, IAMBackend.partition, IAMBackend.account_id,
+IAMBackend.region_name, IAMBackend.get_user,
+moto.iam.responses.IamResponse.list_service_specific_credentials, IamResponse.backend,
+moto.core.responses.ActionResult, BaseResponse._get_param.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""KMS: multi-Region replica keys as AWS creates them."""
+"""KMS: multi-Region replica keys as AWS creates them.
+
+moto internals touched: moto.kms.responses.KmsResponse.replicate_key,
+KmsResponse.kms_backend, KmsResponse._validate_key_id, KmsResponse._get_param,
+KmsResponse.current_account, moto.kms.models.kms_backends, KmsBackend.get_key_id,
+KmsBackend.replicate_key, KmsBackend.tagger, Key.policy, Key.description, Key.id,
+Key.generate_default_policy, Key.to_dict.
+"""
 
 from __future__ import annotations
 

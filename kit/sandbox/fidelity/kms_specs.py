@@ -1,4 +1,10 @@
-"""KMS: the key specs AWS offers today."""
+"""KMS: the key specs AWS offers today.
+
+moto internals touched: moto.kms.models.KmsBackend._KmsBackend__ensure_valid_key_spec (the
+private __ensure_valid_key_spec), moto.kms.models.generate_private_key,
+Key.signing_algorithms, Key.encryption_algorithms, Key.key_spec, Key.key_usage,
+moto.kms.utils.AbstractPrivateKey (subclassed).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,13 @@
-"""Lambda: SQS event source mappings are polled by the kit, not by moto's SQS model."""
+"""Lambda: SQS event source mappings are polled by the kit, not by moto's SQS model.
+
+moto internals touched: moto.sqs.models.Queue.__init__, Queue.lambda_event_source_mappings
+(walked by Queue.add_message), Queue._kit_polls_mappings, moto.sqs.models.sqs_backends,
+SQSBackend.queues, Queue.queue_arn, Queue.visibility_timeout,
+moto.awslambda.models.LambdaBackend.create_event_source_mapping, LambdaBackend._lambdas,
+LambdaBackend.account_id, LambdaBackend.region_name,
+LambdaStorage.get_function_by_name_or_arn_with_qualifier, LambdaFunction.timeout,
+moto.awslambda.exceptions.InvalidParameterValueException.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""Lambda: a function's execution role must be one Lambda may assume."""
+"""Lambda: a function's execution role must be one Lambda may assume.
+
+moto internals touched: moto.awslambda.models.LambdaStorage.put_function,
+LambdaFunction.update_configuration, LambdaFunction.account_id, LambdaFunction.partition,
+LambdaFunction.role, moto.awslambda.exceptions.InvalidParameterValueException,
+moto.iam.models.iam_backends, IAMBackend.get_role_by_arn, Role.assume_role_policy_document.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,33 @@
-"""RDS: instance settings as AWS accepts and reports them."""
+"""RDS: instance settings as AWS accepts and reports them.
+
+moto internals touched: moto.rds.models.valid_preferred_maintenance_window,
+moto.rds.models.DBInstance.__init__, DBInstance.dbi_resource_id, DBInstance.remove_replica,
+DBInstance.replicas, DBInstance.region, DBInstance.db_instance_identifier,
+DBInstance.db_instance_arn, DBInstance.db_parameter_group_name,
+DBInstance.db_instance_automated_backups_replications,
+DBInstance.enable_performance_insights, DBInstance.performance_insights_enabled,
+DBInstance.performance_insights_retention_period,
+DBInstance.performance_insights_kms_key_id, DBInstance.__dict__,
+DBInstance.database_insights_mode, DBInstance.engine_lifecycle_support,
+DBInstance.dedicated_log_volume, DBInstance.nchar_character_set_name, DBInstance.engine,
+DBInstanceClustered.database_insights_mode, DBInstanceClustered.cluster,
+DBCluster.performance_insights_enabled, DBCluster.performance_insights_retention_period,
+DBCluster.enable_performance_insights, DBCluster.performance_insights_kms_key_id,
+DBCluster.monitoring_interval, DBCluster.monitoring_role_arn, DBCluster.__dict__,
+DBCluster.database_insights_mode, DBCluster.engine_lifecycle_support,
+DBCluster.scaling_configuration_info, DBCluster.scaling_configuration,
+RDSBackend.create_db_instance, RDSBackend.create_db_instance_read_replica,
+RDSBackend.create_db_cluster, RDSBackend.find_db_from_id, RDSBackend.__dict__,
+RDSBackend._kit_insights_mode, RDSBackend._kit_lifecycle, RDSBackend._kit_nchar, the keyword
+names of RDSBackend.create_db_instance and create_db_cluster (db_kwargs),
+moto.rds.responses.RDSResponse.start_db_instance_automated_backups_replication,
+RDSResponse.stop_db_instance_automated_backups_replication,
+RDSResponse.describe_db_instance_automated_backups, RDSResponse.create_db_instance,
+RDSResponse.backend, RDSResponse.region, RDSResponse.params, BaseResponse._get_param,
+BaseResponse._get_int_param, moto.core.responses.ActionResult (its serializer reads
+ReplicatedBackup attribute by attribute), moto.rds.exceptions.DBInstanceNotFoundError,
+moto.rds.exceptions.InvalidParameterValue.
+"""
 
 from __future__ import annotations
 

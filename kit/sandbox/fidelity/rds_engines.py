@@ -1,5 +1,13 @@
 """RDS: the DB engines AWS offers today, their default parameter groups, and the
-catalogue answers moto has no data for."""
+catalogue answers moto has no data for.
+
+moto internals touched: moto.rds.utils.DbInstanceEngine.valid_db_instance_engine,
+moto.rds.models.DBInstance.default_port, DBInstance.default_allocated_storage,
+DBInstance.default_db_parameter_group_details, DBInstance.engine, DBInstance.engine_version,
+DBCluster.default_allocated_storage, DBCluster.parameter_group, DBCluster.engine,
+DBCluster.engine_version, RDSBackend.create_db_cluster,
+RDSBackend.describe_orderable_db_instance_options.
+"""
 
 from __future__ import annotations
 

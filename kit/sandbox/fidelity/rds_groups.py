@@ -1,4 +1,15 @@
-"""RDS: option groups and parameter groups for the engine versions AWS offers today."""
+"""RDS: option groups and parameter groups for the engine versions AWS offers today.
+
+moto internals touched: moto.utilities.utils.load_resource (moto's
+rds/resources/option_group_options/*.json), moto.rds.models.OptionGroup (its constructor's
+keywords), OptionGroup.vpc_and_non_vpc_instance_memberships, OptionGroup.engine_name,
+OptionGroup.major_engine_version, RDSBackend.option_groups, RDSBackend.create_option_group,
+RDSBackend.describe_option_groups, RDSBackend.create_db_instance, DBInstance.engine_version,
+DBParameterGroup.update_parameters, DBClusterParameterGroup.update_cluster_parameters,
+moto.rds.responses.RDSResponse.describe_db_parameters,
+RDSResponse.describe_db_cluster_parameters, RDSResponse.params, ActionResult.result,
+moto.rds.exceptions.RDSClientError.
+"""
 
 from __future__ import annotations
 

@@ -17,6 +17,10 @@ values: kit/sandbox/fidelity/cbor_shapes.py), moto answers it as it answers any 
 client, and its answer goes back in CBOR with the protocol header. A service whose model
 has no JSON protocol gets a CBOR 501 NotImplemented naming it (journaled), which the
 kit's classification turns into an `error` naming the gap (kit/deploy/divergences.py).
+
+moto internals touched: moto.moto_server.werkzeug_app.DomainDispatcherApplication.__call__,
+DomainDispatcherApplication.get_application (its app's `service`),
+moto.core.utils.get_service_model.
 """
 
 from __future__ import annotations

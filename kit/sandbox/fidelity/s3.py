@@ -1,4 +1,21 @@
-"""S3: buckets as AWS creates and configures them."""
+"""S3: buckets as AWS creates and configures them.
+
+moto internals touched: moto.s3.responses.S3Response._bucket_response_put,
+S3Response._bucket_response_get, S3Response._bucket_response_delete,
+S3Response.get_bucket_lifecycle, S3Response.serialized, S3Response.backend, S3Response.body,
+S3Response.bucket_name, S3Response.data,
+moto.s3.models.S3Backend.put_object_lock_configuration,
+S3Backend.put_bucket_lifecycle_configuration, S3Backend.put_bucket_policy,
+S3Backend.put_bucket_inventory_configuration, S3Backend.get_bucket_inventory_configuration,
+S3Backend.put_bucket_tagging, S3Backend.get_bucket,
+moto.s3.models.FakeBucket.get_permission, FakeBucket.__dict__, FakeBucket.inventory_configs,
+FakeBucket.rules, FakeBucket.is_versioned, FakeBucket.object_lock_enabled,
+FakeBucket.versioning_status, FakeBucket.default_lock_mode, FakeBucket.default_lock_days,
+FakeBucket.default_lock_years, FakeBucket.kit_minimum_size, LifecycleRule.id,
+LifecycleRule.kit_sizes, FakeBucketInventoryConfiguration.kit_versions, ActionResult.result,
+moto.iam.access_control.PermissionResult.NEUTRAL, moto.s3.exceptions.S3ClientError,
+moto.s3.exceptions.InvalidBucketState.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,18 @@
-"""Secrets Manager: rotation on a schedule, and managed rotation, as AWS runs them."""
+"""Secrets Manager: rotation on a schedule, and managed rotation, as AWS runs them.
+
+moto internals touched:
+moto.secretsmanager.models.SecretsManagerBackend.cancel_rotate_secret,
+SecretsManagerBackend.rotate_secret, SecretsManagerBackend.update_secret_version_stage,
+SecretsManagerBackend.secrets, SecretsManagerBackend._is_valid_identifier,
+SecretsManagerBackend.account_id, SecretsManagerBackend.region_name,
+moto.secretsmanager.models.FakeSecret.to_dict, FakeSecret.to_short_dict,
+FakeSecret.is_deleted, FakeSecret.rotation_enabled, FakeSecret.rotation_lambda_arn,
+FakeSecret.rotation_requested, FakeSecret.auto_rotate_after_days, FakeSecret.versions,
+FakeSecret.remove_version_stages_from_old_versions, FakeSecret.set_default_version_id,
+FakeSecret.kit_rotation_rules, moto.moto_api._internal.mock_random.uuid4,
+moto.awslambda.utils.get_backend, LambdaBackend.get_function,
+moto.secretsmanager.exceptions.ResourceNotFoundException.
+"""
 
 from __future__ import annotations
 

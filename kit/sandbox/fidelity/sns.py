@@ -1,4 +1,12 @@
-"""SNS: a topic's data protection policy and the attributes it reads back."""
+"""SNS: a topic's data protection policy and the attributes it reads back.
+
+moto internals touched: moto.sns.responses.SNSResponse.put_data_protection_policy,
+SNSResponse.get_data_protection_policy, SNSResponse.get_topic_attributes,
+SNSResponse.backend, SNSBackend.get_topic, Topic.kit_data_protection_policy, the snake-case
+attributes of Topic (moto.core.utils.camelcase_to_underscores of each RETURNED name),
+moto.core.responses.ActionResult, ActionResult.result, moto.core.responses.EmptyResult,
+BaseResponse._get_param.
+"""
 
 from __future__ import annotations
 

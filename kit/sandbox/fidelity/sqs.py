@@ -1,4 +1,15 @@
-"""SQS: attributes and delivery order as AWS has them."""
+"""SQS: attributes and delivery order as AWS has them.
+
+moto internals touched: moto.sqs.models.Queue.BASE_ATTRIBUTES, Queue.redrive_allow_policy,
+Queue.attributes, Queue.redrive_policy, Queue.fifo_queue, Queue._messages,
+Queue._messages_lock, Queue.add_message, Queue._set_attributes, Queue.policy,
+Queue.delete_message, Queue.deleted_messages, Queue.__dict__, Message.had_receipt_handle,
+Message.receipt_handle, Message.visible, Message.deduplication_id, Message.group_id,
+Message.sent_timestamp, moto.sqs.models.SQSBackend.change_message_visibility,
+SQSBackend.receive_message, SQSBackend.get_queue,
+moto.sqs.models.DEDUPLICATION_TIME_IN_SECONDS, moto.sqs.exceptions.SQSException,
+moto.sqs.exceptions.ReceiptHandleIsInvalid (subclassed).
+"""
 
 from __future__ import annotations
 
