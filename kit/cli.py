@@ -22,6 +22,7 @@ from kit import interrupt, runcost, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.mutate import command as mutate_command
+from kit.report.escape import terminal as t
 from kit.report.show import show
 from kit.sandbox import limits
 from kit.sandbox.emulator import NAMES
@@ -179,14 +180,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     src = baseline.source(solution)
     command = _eval_command(sc.name, args, str(solution), args.scenarios)
-    console.print(f"reproduce: {command}")
+    console.print(f"reproduce: {t(command)}")
     seeds = list(range(args.seed, args.seed + args.repeat))
     base: tuple[baseline.Base, list[RunResult]] | None = None
     if args.baseline:
         with baseline.checkout(args.baseline, solution) as side:
             base_solution = _solution(str(side.solution), sc.golden, sc.terraform.dir)
             _team_preflight(sc, base_solution)
-            console.print(f"baseline: {args.baseline} in {side.solution}")
+            console.print(t(f"baseline: {args.baseline} in {side.solution}"))
             base = side, _grade(args, sc, base_solution, faults, seeds, out / "baseline",
                                 emulator, url, "base: ")[0]
     results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url,
@@ -215,7 +216,7 @@ def _eval_command(name: str, args: argparse.Namespace, solution: str,
 def _findings_lines(findings: Sequence[Any]) -> list[str]:
     from kit import crosscheck
 
-    return crosscheck.lines(list(findings))
+    return [t(line) for line in crosscheck.lines(list(findings))]
 
 
 def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[str],
@@ -228,9 +229,9 @@ def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[
 
     def progress(text: str, run: RunResult | None) -> None:
         if run is None:
-            status.update(f"{sc.name}: {label}{text}")
+            status.update(t(f"{sc.name}: {label}{text}"))
         else:
-            console.print(f"{label}{text}: {run.outcome}")
+            console.print(t(f"{label}{text}: {run.outcome}"))
 
     with console.status(sc.name) as status:
         if args.cross_check:
@@ -275,7 +276,7 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
         doc = compare.attach(doc, document.build(sc, side.shown, runs, command),
                              fail_on, side.ref or str(side.solution), side.ref, side.commit)
     for line in compare.lines(doc.get("comparison", [])):
-        console.print(line, highlight=False)
+        console.print(t(line), highlight=False)
     return _write_reports(doc, out)
 
 
@@ -360,7 +361,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
                + (f" --fault {args.fault}" if args.fault else "") + _emulator_flags(args))
-    console.print(f"reproduce: {command}")
+    console.print(f"reproduce: {t(command)}")
     results = []
     with Sandbox(provider=True, emulator=emulator, emulator_url=url) as sandbox:
         for fault in faults:
@@ -382,12 +383,13 @@ def _drill_report(run: RunResult) -> None:
     from kit.history import History
     from kit.report.timeline import Timeline
 
-    console.print(f"[bold]{run.fault}[/] (seed {run.seed}): {run.outcome}"
-                  + (f": {run.error}" if run.error else ""))
+    console.print(f"[bold]{t(run.fault)}[/] (seed {run.seed}): {run.outcome}"
+                  + (t(f": {run.error}") if run.error else ""))
     for check_id in ("recovery.rpo", "recovery.rto", "recovery.consistent"):
         if check_id in run.results:
             result = run.results[check_id]
-            console.print(f"  {check_id}: {result.verdict}: {result.summary}", highlight=False)
+            console.print(t(f"  {check_id}: {result.verdict}: {result.summary}"),
+                          highlight=False)
     path = Path(run.run_dir or ".") / "history.json"
     if not path.exists():
         return
@@ -397,7 +399,7 @@ def _drill_report(run: RunResult) -> None:
         + "\n".join(lines) + "\n```\n")
     console.print("  timeline:")
     for line in lines:
-        console.print(f"    {line}", highlight=False, soft_wrap=True)
+        console.print(f"    {t(line)}", highlight=False, soft_wrap=True)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -434,9 +436,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
     for row in bad:
-        console.print(f"[red]{row.subject}[/] under {row.fault}: {', '.join(row.statuses)}")
+        console.print(f"[red]{t(row.subject)}[/] under {t(row.fault)}: "
+                      + ", ".join(row.statuses))
     for row in flaky:
-        console.print(f"[yellow]flaky[/]: {row.subject} under {row.fault} disagrees across seeds")
+        console.print(f"[yellow]flaky[/]: {t(row.subject)} under {t(row.fault)} disagrees "
+                      "across seeds")
     missing = uncovered(sc, load_all(sc))
     if missing:
         console.print(f"no variant of {sc.name} is killed by: {', '.join(missing)} (only "
@@ -731,18 +735,18 @@ def main(argv: list[str] | None = None) -> int:
         console.print("[yellow]interrupted[/]: every service and temp dir was cleaned up")
         return 130
     except SolutionError as exc:
-        console.print(f"[red]fail[/]: {exc}")
+        console.print(f"[red]fail[/]: {t(exc)}")
         return EXIT_FAIL
     except InputError as exc:
-        console.print(f"[red]error[/]: {exc}")
+        console.print(f"[red]error[/]: {t(exc)}")
         return EXIT_USAGE
     except KitError as exc:
-        console.print(f"[red]error[/]: {exc}")
+        console.print(f"[red]error[/]: {t(exc)}")
         return EXIT_ERROR
     except OSError as exc:
         places = " or ".join([*([f"--out {args.out}"] if hasattr(args, "out") else []),
                               f"TMPDIR {tempfile.gettempdir()}"])
-        console.print(f"[red]error[/]: {describe_os_error(exc, places)}")
+        console.print(f"[red]error[/]: {t(describe_os_error(exc, places))}")
         return EXIT_ERROR
 
 

@@ -71,7 +71,9 @@ def post(report: Path, name: str = "kit", env: dict[str, str] | None = None) -> 
     client = github.Client(pr)
     marker = MARKER.format(name=name)
     try:
-        mine = [c for c in client.comments() if marker in (c.get("body") or "")]
+        # The kit's own comment begins with the marker (body() puts it first); one that only
+        # quotes it (a reviewer's reply, a forged label) is someone else's.
+        mine = [c for c in client.comments() if (c.get("body") or "").startswith(marker)]
         if mine:
             done = client.update(mine[0]["id"], text)
             return Posted("updated", done.get("html_url", ""))

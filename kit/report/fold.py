@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kit.report.escape import code, md
+
 SHOWN = 5  # unused grants named in a line; the rest are counted
 
 
@@ -43,16 +45,16 @@ def lines(runs: Sequence[dict[str, Any]]) -> list[str]:
         faults = len(seen["faults"])
         over = f"over {faults} fault{'s' if faults != 1 else ''}"
         if not seen["known"]:
-            found.append(f"- `{role}`: used {len(seen['used'])} (action, resource) pairs "
+            found.append(f"- {code(role)}: used {len(seen['used'])} (action, resource) pairs "
                          f"{over}; granted unknown (no IAM state)")
             continue
         never = sorted(seen["never_used"] or ())
         used = seen["granted"] - len(never) - len(seen["exempt"])
-        text = (f"- `{role}`: granted {seen['granted']} (action, resource) pairs, used "
+        text = (f"- {code(role)}: granted {seen['granted']} (action, resource) pairs, used "
                 f"{max(used, 0)} {over}, never used {len(never)}")
         if never:
             more = len(never) - SHOWN
-            text += " (" + ", ".join(never[:SHOWN]) + (f" and {more} more" if more > 0
+            text += " (" + ", ".join(map(md, never[:SHOWN])) + (f" and {more} more" if more > 0
                                                         else "") + ")"
         if seen["exempt"]:
             text += f"; kept though unused: {len(seen['exempt'])}"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.iam.usage import summary
+from kit.report.escape import xml
 
 
 def render(document: dict[str, Any]) -> str:
@@ -48,7 +49,8 @@ def render(document: dict[str, Any]) -> str:
         suite.set("errors", str(counts["errors"]))
         suite.set("time", str(round(sum(run["timings"].values()), 3)))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode")
+    # ElementTree escapes markup but writes control characters as they are (invalid XML).
+    return xml('<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode"))
 
 
 def _needed_policies(usage: dict[str, Any]) -> str:

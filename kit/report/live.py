@@ -16,6 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from kit.recorder import Recorder
+from kit.report.escape import terminal as t
 from kit.report.timeline import Timeline, writes_per_second
 
 REFRESH_SECONDS = 0.25
@@ -50,7 +51,7 @@ class LiveView(threading.Thread):
         next_rate = time.monotonic() + RATE_EVERY
         while not self.stopping.wait(REFRESH_SECONDS):
             for event in self._feed():
-                self.console.print(event.line(), highlight=False, soft_wrap=True)
+                self.console.print(t(event.line()), highlight=False, soft_wrap=True)
             if time.monotonic() >= next_rate:
                 next_rate += RATE_EVERY
                 if self.timeline.phase not in ("workload", "recover"):
@@ -58,7 +59,7 @@ class LiveView(threading.Thread):
                 self.console.print(f"[{self.recorder.now():7.2f} s] app      "
                                    f"{self._rate():.0f} writes/s", highlight=False)
         for event in self._feed():
-            self.console.print(event.line(), highlight=False, soft_wrap=True)
+            self.console.print(t(event.line()), highlight=False, soft_wrap=True)
 
     def _feed(self) -> list:
         ops = self.recorder.snapshot()
@@ -83,8 +84,8 @@ class LiveView(threading.Thread):
         for label, value in (("writes/s", f"{self._rate():.0f}"), ("acknowledged", str(acked)),
                              ("fault", timeline.fault), ("RTO", rto),
                              ("RPO", "measured when the run ends")):
-            status.add_row(label, value)
+            status.add_row(label, t(value))
         events = Table.grid(padding=(0, 1))
         for event in timeline.events[-SHOWN_EVENTS:]:
-            events.add_row(event.line())
+            events.add_row(t(event.line()))
         return Panel(Group(status, events), title=self.title)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.report import compare, cut, fold
+from kit.report.escape import code, fence, md
 
 ICON = {"pass": "pass", "fail": "**FAIL**", "error": "error"}
 EVIDENCE = 600  # characters of a failure's evidence in the comment (the rest: report.json)
@@ -20,7 +21,7 @@ def render(document: dict[str, Any]) -> str:
     """The report document as Markdown, for a reviewer: the verdict and what changed
     against the base (new failures first, with evidence), then the table and the rest."""
     verdict = document.get("verdict", document["outcome"])
-    lines = [f"## kit: `{document['scenario']}`: {ICON[verdict]}", ""]
+    lines = [f"## kit: {code(document['scenario'])}: {ICON[verdict]}", ""]
     if "comparison" in document:
         lines += _changes(document)
     else:
@@ -35,12 +36,12 @@ def render(document: dict[str, Any]) -> str:
 def _solution_line(document: dict[str, Any]) -> str:
     """Which solution at which commit, the reward (an agent task's only), how to rerun."""
     src = document.get("source")
-    where = (f"`{src['path']}` at commit `{src['commit'][:12]}`"
+    where = (f"{code(src['path'])} at commit {code(src['commit'][:12])}"
              + (" with uncommitted changes" if src["dirty"] else "")) if src \
-        else f"`{document['solution']}`"
+        else code(document["solution"])
     reward = "" if document.get("trust") == "team" else f"; {reward_line(document)}"
     rerun = document.get("reproduce") or document["command"]
-    return f"Solution {where}{reward}. Reproduce: `{rerun}`"
+    return f"Solution {where}{reward}. Reproduce: {code(rerun)}"
 
 
 def _table(document: dict[str, Any]) -> list[str]:
@@ -50,7 +51,7 @@ def _table(document: dict[str, Any]) -> list[str]:
     ids: list[str] = []
     for run in runs:
         ids += [i for i in run["invariants"] if i not in ids]
-    lines = ["| invariant | " + " | ".join(f"{r['fault']} (seed {r['seed']})" for r in runs)
+    lines = ["| invariant | " + " | ".join(f"{md(r['fault'])} (seed {r['seed']})" for r in runs)
              + " |", "| --- | " + " | ".join("---" for _ in runs) + " |"]
     for inv in ids:
         cells = []
@@ -58,7 +59,7 @@ def _table(document: dict[str, Any]) -> list[str]:
             cell = ICON[run["invariants"][inv]["verdict"]] if inv in run["invariants"] else "-"
             change = status.get((run["fault"], inv))
             cells.append(cell if change in (None, compare.PASS) else f"{cell} ({change})")
-        lines.append(f"| `{inv}` | " + " | ".join(cells) + " |")
+        lines.append(f"| {code(inv)} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -67,8 +68,8 @@ def _evidence(document: dict[str, Any], fault: str, seed: int, invariant: str) -
     for run in document["runs"]:
         if (run["fault"], run["seed"]) == (fault, seed) and invariant in run["invariants"]:
             example = cut.render(run["invariants"][invariant]["evidence"], EVIDENCE)
-            return (f"\n  <details><summary>evidence</summary>\n\n  ```json\n  {example}\n"
-                    "  ```\n  </details>")
+            block = fence(example, "json").replace("\n", "\n  ")
+            return f"\n  <details><summary>evidence</summary>\n\n  {block}\n  </details>"
     return ""
 
 
@@ -77,12 +78,12 @@ def _failures(document: dict[str, Any]) -> list[str]:
     details = []
     for run in document["runs"]:
         if run["error"]:
-            details.append(f"- **{run['fault']}**: the kit could not judge this run: "
-                           f"{run['error'].splitlines()[0]}")
+            details.append(f"- **{md(run['fault'])}**: the kit could not judge this run: "
+                           f"{md(run['error'].splitlines()[0])}")
         for inv_id, inv in run["invariants"].items():
             if inv["verdict"] != "pass":
-                details.append(f"- **{run['fault']}** (seed {run['seed']}) `{inv_id}` "
-                               f"{inv['verdict']}: {inv['summary']}"
+                details.append(f"- **{md(run['fault'])}** (seed {run['seed']}) {code(inv_id)} "
+                               f"{inv['verdict']}: {md(inv['summary'])}"
                                + _evidence(document, run["fault"], run["seed"], inv_id))
     return ["### What failed", "", *details] if details else ["Every invariant passed."]
 
@@ -92,8 +93,8 @@ def _changes(document: dict[str, Any]) -> list[str]:
     then what the kit could not judge, what still fails and what the PR fixed."""
     base = document["baseline"]
     found = compare.counts(document["comparison"])
-    name = f"`{base['ref'] or base['given']}`" + (f" (commit `{base['commit'][:12]}`)"
-                                                   if base.get("commit") else "")
+    name = code(base["ref"] or base["given"]) + (f" (commit {code(base['commit'][:12])})"
+                                                 if base.get("commit") else "")
     shown = [f"{n} {kind}" for kind, n in found.items() if n and kind != compare.PASS]
     lines = [f"Against the base {name}: " + (", ".join(shown) or "nothing changed")
              + f"; {found[compare.PASS]} passing on both.",
@@ -109,8 +110,8 @@ def _changes(document: dict[str, Any]) -> list[str]:
 def _entry(document: dict[str, Any], entry: dict[str, Any]) -> str:
     why = entry["why"] or {}
     seed = f" (seed {why['seed']})" if "seed" in why else ""
-    said = why.get("summary") or f"base {entry['base']}, head {entry['head']}"
-    text = f"- **{entry['fault']}**{seed} `{entry['invariant']}`: {said}"
+    said = md(why.get("summary") or f"base {entry['base']}, head {entry['head']}")
+    text = f"- **{md(entry['fault'])}**{seed} {code(entry['invariant'])}: {said}"
     if entry["status"] == compare.NEW and "seed" in why:
         text += _evidence(document, entry["fault"], why["seed"], entry["invariant"])
     return text
@@ -126,28 +127,29 @@ def _findings_section(document: dict[str, Any]) -> list[str]:
              "Not the solution's failures: these verdicts are left out of the reward.", ""]
     for f in found:
         names = list(f["verdicts"])
-        lines += [f"- **{f['fault']}** (seed {f['seed']}) `{f['invariant']}`: "
-                  + ", ".join(f"{n}: {f['verdicts'][n]}" for n in names), "",
-                  "  | " + " | ".join(names) + " |", "  | " + " | ".join("---" for _ in names)
-                  + " |", "  | " + " | ".join(_cell(f["evidence"][n]) for n in names) + " |"]
+        lines += [f"- **{md(f['fault'])}** (seed {f['seed']}) {code(f['invariant'])}: "
+                  + ", ".join(f"{md(n)}: {md(f['verdicts'][n])}" for n in names), "",
+                  "  | " + " | ".join(map(md, names)) + " |",
+                  "  | " + " | ".join("---" for _ in names) + " |",
+                  "  | " + " | ".join(_cell(f["evidence"][n]) for n in names) + " |"]
         for behaviour, seen in f["behaviours"].items():
-            lines.append(f"  - `{behaviour}` ({seen['aws']}): {seen['verdict']}; "
-                         + "; ".join(f"{n}: {o['detail']}" for n, o in seen["by_emulator"].items()))
+            lines.append(f"  - {code(behaviour)} ({md(seen['aws'])}): {md(seen['verdict'])}; "
+                         + "; ".join(f"{md(n)}: {md(o['detail'])}"
+                                     for n, o in seen["by_emulator"].items()))
         if not f["behaviours"]:
             lines.append("  - no documented behaviour the kit probes tells which one is right")
     return lines
 
 
 def _cell(side: dict[str, Any]) -> str:
-    text = f"{side['summary']} {cut.render(side['evidence'], 300)}"
-    return text.replace("|", "\\|").replace("\n", " ")
+    return md(f"{side['summary']} {cut.render(side['evidence'], 300)}")
 
 
 def _confinement_section(runs: list[dict[str, Any]]) -> list[str]:
     """What this machine could not confine (nothing when every axis was confined)."""
     lacking = sorted({line for run in runs for line in
                       (run.get("confinement") or {}).get("missing", [])})
-    return ["", "### Not confined", "", *(f"- {line}" for line in lacking)] if lacking else []
+    return ["", "### Not confined", "", *(f"- {md(line)}" for line in lacking)] if lacking else []
 
 
 def _usage_section(runs: list[dict[str, Any]]) -> list[str]:
@@ -164,11 +166,11 @@ def reward_line(document: dict[str, Any]) -> str:
     if detail["capped"]:
         first = detail["capped_by"][0]
         text += (f" (capped at {detail['ceiling']} x {detail['base']:.2f}: "
-                 f"`{first['invariant']}` failed under {first['fault']}")
+                 f"{code(first['invariant'])} failed under {md(first['fault'])}")
         more = len({c["invariant"] for c in detail["capped_by"]}) - 1
         text += f" and {more} more)" if more > 0 else ")"
     if detail["excluded_runs"]:
-        causes = ", ".join(f"{n} {cause}" for cause, n in
+        causes = ", ".join(f"{n} {md(cause)}" for cause, n in
                            sorted(detail.get("excluded_by_cause", {}).items()))
         text += (f"; {len(detail['excluded_runs'])} run(s) the kit could not judge left out"
                  + (f" ({causes})" if causes else ""))

@@ -1,4 +1,5 @@
-"""The verdict table people read in a terminal: invariants down, faults across."""
+"""The verdict table people read in a terminal: invariants down, faults across (every name
+and summary escaped: rich would read a solution's `[...]` as markup, kit/report/escape.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
+from kit.report.escape import terminal as t
 from kit.reward import RewardSpec
 from kit.run.result import RunResult
 from kit.validate import Row
@@ -15,15 +17,15 @@ STYLE = {"pass": "[green]pass[/]", "fail": "[red]FAIL[/]", "error": "[yellow]err
 
 def verdict_table(results: Sequence[RunResult]) -> Table:
     """One column per run (fault), one row per invariant, plus the run outcome."""
-    table = Table(title=f"{results[0].scenario}: {results[0].solution}")
+    table = Table(title=t(f"{results[0].scenario}: {results[0].solution}"))
     table.add_column("invariant")
     for run in results:
-        table.add_column(f"{run.fault}\nseed {run.seed}")
+        table.add_column(f"{t(run.fault)}\nseed {run.seed}")
     ids: list[str] = []
     for run in results:
         ids += [i for i in run.results if i not in ids]
     for inv in ids:
-        table.add_row(inv, *(STYLE[r.results[inv].verdict] if inv in r.results else "-"
+        table.add_row(t(inv), *(STYLE[r.results[inv].verdict] if inv in r.results else "-"
                              for r in results))
     table.add_row("[bold]outcome[/]", *(STYLE[r.outcome] for r in results))
     return table
@@ -38,10 +40,10 @@ def failures(results: Sequence[RunResult]) -> list[str]:
     lines = []
     for run in results:
         if run.error:
-            lines.append(f"{run.fault}: run error: {run.error}")
+            lines.append(t(f"{run.fault}: run error: {run.error}"))
         for inv, res in run.results.items():
             if res.verdict != "pass":
-                lines.append(f"{run.fault}: {inv} {res.verdict}: {res.summary}")
+                lines.append(t(f"{run.fault}: {inv} {res.verdict}: {res.summary}"))
     return lines
 
 
@@ -56,7 +58,7 @@ def agreement(results: Sequence[RunResult]) -> list[str]:
         for inv in ids:
             verdicts = [r.results[inv].verdict if inv in r.results else "-" for r in runs]
             top = max(set(verdicts), key=verdicts.count)
-            lines.append(f"agreement {fault} {inv}: {verdicts.count(top)}/{len(runs)} {top}")
+            lines.append(t(f"agreement {fault} {inv}: {verdicts.count(top)}/{len(runs)} {top}"))
     return lines
 
 
@@ -73,7 +75,7 @@ def kill_matrix(rows: Sequence[Row], spec: RewardSpec) -> Table:
         shown = ", ".join(sorted(set(statuses))) + (f" x{len(statuses)}" if len(statuses) > 1
                                                      else "")
         colour = "green" if row.ok else "red"
-        table.add_row(row.subject, row.fault, ", ".join(row.expected) or "(nothing)",
-                      ", ".join(failed) or "(nothing)", f"[{colour}]{shown}[/]",
+        table.add_row(t(row.subject), t(row.fault), t(", ".join(row.expected) or "(nothing)"),
+                      t(", ".join(failed) or "(nothing)"), f"[{colour}]{shown}[/]",
                       _number(row.reward(spec)))
     return table
