@@ -9,19 +9,31 @@ application is never refused meanwhile.
   rotation functions": finishSecret moves AWSCURRENT to the new version, AWSPREVIOUS then
   labels the version that was current).
 - rotation.old_credentials_revoked: the credentials that were current before the first
-  rotation no longer log in at the end (the kit tried once, as the fault healed).
+  rotation no longer log in at the end (the kit tried once, as the fault healed): the
+  database refused them. A login that failed otherwise (the server unreachable, shutting
+  down, out of connections) says nothing about the credentials: the kit cannot judge it.
 - workload.uninterrupted: none of the application's logins and writes failed during the
   run.
 """
 
 from __future__ import annotations
 
-from kit.checks.result import CheckResult, Params, anomaly, judged
+import re
+
+from kit.checks.result import CheckResult, Params, anomaly, error, judged
 from kit.history import History, Op
 
 COMPLETES = "rotation.completes"
 REVOKED = "rotation.old_credentials_revoked"
 UNINTERRUPTED = "workload.uninterrupted"
+# PostgreSQL's own words when it refuses a login for its credentials (src/backend/libpq/
+# auth.c and utils/init/postinit.c: SQLSTATE 28P01 invalid_password, 28000
+# invalid_authorization_specification, 42501 CONNECT privilege): a FATAL from the server,
+# which libpq passes on as the connection's error (psycopg gives no SQLSTATE for it).
+_REFUSED = re.compile(r"FATAL:\s+(password authentication failed|role \".*\" does not exist"
+                      r"|role \".*\" is not permitted to log in|pg_hba\.conf rejects"
+                      r"|no pg_hba\.conf entry|permission denied for database"
+                      r"|.*authentication failed for user)")
 
 
 def _all(history: History, kind: str) -> list[Op]:
@@ -72,6 +84,11 @@ def check_completes(history: History, p: Params) -> CheckResult:
     return judged(COMPLETES, True, what, evidence, p)
 
 
+def refused(login_error: str) -> bool:
+    """Whether a failed login's error is the database refusing the credentials."""
+    return _REFUSED.search(login_error) is not None
+
+
 def check_revoked(history: History, p: Params) -> CheckResult:
     """rotation.old_credentials_revoked: the first credentials are refused at the end."""
     logins = _all(history, "first_credentials_login")
@@ -80,11 +97,15 @@ def check_revoked(history: History, p: Params) -> CheckResult:
     login = logins[-1]
     evidence = {"version": login.value.version, "login": login.type,
                 "error": login.value.error}
-    # Pass rule: the login with the first credentials was refused.
+    # Pass rule: the database refused the login with the first credentials.
     if login.type == "ok":
         return judged(REVOKED, False, f"the credentials of version {login.value.version}, "
                       "current before the first rotation, still log in at the end",
                       evidence, p)
+    if not refused(login.value.error):
+        return error(REVOKED, "the login with the first credentials failed for another "
+                     f"reason than the credentials, so the kit cannot tell whether they are "
+                     f"revoked: {login.value.error}", p, evidence)
     return judged(REVOKED, True, f"the first credentials are refused ({login.value.error})",
                   evidence, p)
 
