@@ -6,11 +6,14 @@ leaves the old one behind, and the old one may come back writable (its zone or R
 returns). If the application is let back onto it, two databases have each acknowledged
 writes the other lacks: whichever is kept, acknowledged writes are lost. The application
 writes one transaction at a time, so its acknowledged writes are totally ordered; each
-names the endpoint that acknowledged it.
+names the endpoint that acknowledged it, as the application's secret spelled it: one
+database is one server, so `localhost:5433` and `127.0.0.1:5433` are the same database (the
+data plane serves loopback only) and leaving one for the other is no switch.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from kit.checks.result import CheckResult, Params, anomaly, judged, plural
@@ -19,6 +22,22 @@ from kit.history import History, Op
 
 SINGLE_WRITER = "recovery.single_writer"
 DEFAULTS: dict[str, Any] = {}
+LOOPBACK = ("localhost", "localhost.")
+
+
+def database(endpoint: str) -> str:
+    """The server an endpoint names: loopback hosts as one, the port as a number."""
+    host, _, port = endpoint.rpartition(":")
+    host = host.strip("[]").lower()
+    try:
+        loopback = host in LOOPBACK or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    try:
+        number = str(int(port))
+    except ValueError:
+        number = port
+    return f"{'loopback' if loopback else host}:{number}"
 
 
 def check_single_writer(history: History, p: Params) -> CheckResult:
@@ -29,14 +48,18 @@ def check_single_writer(history: History, p: Params) -> CheckResult:
     returns: list[dict[str, Any]] = []
     for i, run in enumerate(runs):
         left = next((earlier for earlier in reversed(runs[:i])
-                     if earlier[0].value.endpoint == run[0].value.endpoint), None)
+                     if database(earlier[0].value.endpoint) == database(run[0].value.endpoint)),
+                    None)
         if left is not None and left is not runs[i - 1]:
             returns.append({"endpoint": run[0].value.endpoint,
                             "left_at": round(left[-1].time, 3),
                             "replaced_by": runs[i - 1][0].value.endpoint,
                             "returned_at": round(run[0].time, 3), "writes": len(run),
                             "first": run[0].value.key})
-    endpoints = list(dict.fromkeys(run[0].value.endpoint for run in runs))
+    spelled: dict[str, str] = {}  # database -> its first spelling, as the evidence shows it
+    for run in runs:
+        spelled.setdefault(database(run[0].value.endpoint), run[0].value.endpoint)
+    endpoints = list(spelled.values())
     evidence = {"endpoints": endpoints, "switches": max(len(runs) - 1, 0),
                 "returns": anomaly(returns)}
     # Pass rule: no acknowledged write on an endpoint the application had left for another.
@@ -53,10 +76,10 @@ def check_single_writer(history: History, p: Params) -> CheckResult:
 
 
 def _runs(acked: list[Op]) -> list[list[Op]]:
-    """The acknowledged writes cut into runs of consecutive writes on one endpoint."""
+    """The acknowledged writes cut into runs of consecutive writes on one database."""
     runs: list[list[Op]] = []
     for op in acked:
-        if runs and runs[-1][0].value.endpoint == op.value.endpoint:
+        if runs and database(runs[-1][0].value.endpoint) == database(op.value.endpoint):
             runs[-1].append(op)
         else:
             runs.append([op])

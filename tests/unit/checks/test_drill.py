@@ -302,6 +302,25 @@ def test_writes_on_a_database_the_application_left_are_split_brain() -> None:
     assert "split brain: 3 writes" in result.summary
 
 
+def test_one_server_spelled_two_ways_is_one_database() -> None:
+    # The application's secret may name the same server as localhost or 127.0.0.1: going
+    # back to the old one under another spelling is still split brain, and alternating
+    # spellings of one server is no switch at all.
+    drill = Drill()
+    drill.writes(range(0, 5))
+    drill.incident("region_loss")
+    drill.writes(range(5, 8), NEW)
+    drill.writes(range(8, 11), "localhost:05001")
+    result = check_single_writer(drill.build(None), params_of(SINGLE_WRITER))
+    assert verdict(result) == "fail" and result.evidence["endpoints"] == [OLD, NEW]
+    steady = Drill()
+    steady.writes(range(0, 3))
+    steady.writes(range(3, 6), "[::1]:5001")
+    steady.writes(range(6, 9), "LOCALHOST:5001")
+    result = check_single_writer(steady.build(None), params_of(SINGLE_WRITER))
+    assert verdict(result) == "pass" and result.evidence["switches"] == 0
+
+
 def test_a_failed_write_elsewhere_is_no_switch() -> None:
     # Only acknowledged writes count: an attempt that failed on another endpoint did not
     # make the application leave its database.
