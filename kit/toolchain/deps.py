@@ -4,8 +4,11 @@ from (read-only, on the sandbox's PYTHONPATH).
 
 Declared by `requirements.txt` (one requirement per line; `#` comments) or else
 `pyproject.toml`'s `[project] dependencies`. Only names from the package index: pip
-options (`-r`, `-e`, `--index-url`, ...), URLs and paths are refused, so a build reaches
-nothing but the index pip is configured with (PIP_INDEX_URL / pip.conf; PIP_FIND_LINKS).
+options (`-r`, `-e`, `--index-url`, ...), URLs, paths and names pip would read as a local
+archive (`foo.whl`, `bar.tar.gz`) are refused, so a build reaches nothing but the index pip
+is configured with (PIP_INDEX_URL / pip.conf; PIP_FIND_LINKS). pip runs in the empty build
+directory (never the kit's cwd, which in a PR check is the PR's checkout), and of the host's
+PIP_* variables only those that say where the index is and how to reach it pass.
 
 Cached by the hash of the requirement set and the runtime it is for (Python version, the
 runtime's boto3 and psycopg): built once with pip (`pip --python <runtime> install
@@ -40,6 +43,15 @@ from kit.toolchain import runtime
 MANIFEST = "kit-deps.json"
 FILES = ("requirements.txt", "pyproject.toml")
 PIP_TIMEOUT = 900  # seconds for one build (downloads from the index included)
+# pip reads a requirement that ends like an archive as a file path (pip's
+# _internal/req/constructors.py: a name with an archive extension that exists is a file).
+_ARCHIVE = re.compile(r"\.(whl|zip|tar|tgz|tbz|txz|tar\.(gz|bz2|xz|lz|lzma))\b", re.IGNORECASE)
+# The host's PIP_* variables that only say where the index is and how to reach it; any
+# other (PIP_NO_BINARY, PIP_CONSTRAINT, PIP_TARGET, PIP_CONFIG_FILE, ...) would change
+# what the build does.
+PIP_ENV = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS",
+                     "PIP_TRUSTED_HOST", "PIP_CERT", "PIP_CLIENT_CERT", "PIP_PROXY",
+                     "PIP_RETRIES", "PIP_TIMEOUT", "PIP_DEFAULT_TIMEOUT"})
 # How pip names the requirement it could not satisfy.
 _UNSATISFIED = re.compile(r"(?:No matching distribution found for|Could not find a version "
                           r"that satisfies the requirement) (\S+)")
@@ -110,10 +122,17 @@ def _checked(text: str, where: str) -> str:
         parsed = Requirement(text)
     except InvalidRequirement as exc:
         raise InputError(f"{where}: {text!r} is not a requirement: {exc}") from None
-    if parsed.url:
+    if parsed.url or _ARCHIVE.search(parsed.name):
         raise InputError(f"{where}: {text!r} names a URL or path; the kit installs names "
                          "from the configured package index only")
     return text
+
+
+def pip_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The environment the build's pip runs with: the host's, less the PIP_* that would
+    change what it does."""
+    kept = {k: v for k, v in environ.items() if not k.startswith("PIP_") or k in PIP_ENV}
+    return {**kept, "PIP_NO_INPUT": "1"}
 
 
 def root() -> Path:
@@ -166,8 +185,8 @@ def _pip_install(python: str, target: Path, requirements: Requirements) -> None:
             "--no-input", "--disable-pip-version-check", "--only-binary", ":all:",
             "--target", str(target), *requirements.items]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, check=False,
-                              timeout=PIP_TIMEOUT, env={**os.environ, "PIP_NO_INPUT": "1"})
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=target,
+                              timeout=PIP_TIMEOUT, env=pip_environment(dict(os.environ)))
     except subprocess.TimeoutExpired:
         raise InputError(f"{requirements.source}: installing the workers' dependencies took "
                          f"over {PIP_TIMEOUT} s: {', '.join(requirements.items)}") from None

@@ -50,6 +50,10 @@ def test_requirements_txt_wins_and_nothing_declared_is_none(tmp_path: Path) -> N
     ("-e .", "pip options are not taken"),
     ("attrs @ https://example.com/attrs.whl", "names a URL or path"),
     ("attrs >>> 3", "requirements.txt:2: 'attrs >>> 3' is not a requirement"),
+    # pip reads these as local files (in its cwd), not as names on the index
+    ("evil.whl", "names a URL or path"),
+    ("evil.tar.gz", "names a URL or path"),
+    ("Evil.ZIP", "names a URL or path"),
 ])
 def test_what_is_not_a_name_from_the_index_is_refused(tmp_path: Path, line: str,
                                                       said: str) -> None:
@@ -157,3 +161,11 @@ def test_team_dependencies_come_from_the_workers_directory(
     assert bind.worker_deps(team, repo) == cache / wanted.key
     with pytest.raises(InputError, match="field workers.cwd: 'app' is not a directory"):
         team.workers_dir(tmp_path / "elsewhere")
+
+
+def test_the_build_s_pip_keeps_only_the_host_s_index_settings() -> None:
+    env = deps.pip_environment({"PATH": "/bin", "PIP_INDEX_URL": "https://mirror/simple",
+                                "PIP_NO_BINARY": ":all:", "PIP_CONSTRAINT": "/tmp/c.txt",
+                                "PIP_CONFIG_FILE": "./pip.conf", "PIP_TARGET": "/"})
+    assert env == {"PATH": "/bin", "PIP_INDEX_URL": "https://mirror/simple",
+                   "PIP_NO_INPUT": "1"}
