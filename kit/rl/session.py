@@ -82,6 +82,13 @@ class KitSession:
             return _obs(tool, False, str(exc)) | {"refused": True}
         except (SolutionError, InputError) as exc:
             return _obs(tool, False, str(exc))
+        except (OSError, UnicodeError) as exc:
+            # The agent's action failed on its own files (a file where a directory is
+            # needed, a name too long, text that is no UTF-8): said by the path it gave,
+            # never by the host path of the workspace.
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+                type(exc).__name__
+            return _obs(tool, False, f"{tool} {path!r} failed: {reason}")
 
     def _act(self, tool: str, path: str | None, content: str | None) -> dict[str, Any]:
         """Dispatch one action (the workspace refuses what leaves it)."""

@@ -60,6 +60,20 @@ def test_a_session_starts_from_the_tasks_files_and_refuses_with_evidence(tmp_pat
     session.close()
 
 
+@pytest.mark.parametrize("path, content, why", [
+    ("notes.md/inner.md", "x", "File exists"), ("x" * 300, "x", "File name too long"),
+    ("text.md", "\udc80", "UnicodeEncodeError")])
+def test_a_failed_action_says_why_by_the_agents_path_never_the_hosts(tmp_path, path, content,
+                                                                      why):
+    session = KitSession(base=tmp_path)
+    session.reset(REPAIR, seed=3)
+    session.step("write", "notes.md", "hi")
+    failed = session.step("write", path, content)
+    assert not failed["ok"] and why in failed["output"]
+    assert str(tmp_path) not in failed["output"] and "kit-rl-" not in failed["output"]
+    session.close()
+
+
 def test_two_sessions_do_not_see_each_others_files(tmp_path):
     one, two = KitSession(base=tmp_path), KitSession(base=tmp_path)
     one.reset(REPAIR)
