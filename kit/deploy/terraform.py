@@ -304,7 +304,10 @@ class Terraform:
             self.env.pop("TF_REATTACH_PROVIDERS", None)
             self.reattach = None
 
-    def _cli(self, stage: str, *args: str, attach: bool = True) -> Completed:
+    def _cli(self, stage: str, *args: str, attach: bool = True,
+             accept: tuple[int, ...] = (0,)) -> Completed:
+        """Run one terraform command confined as every solution command is; the kit's
+        classified error unless it exits with one of `accept`."""
         env = self.env if attach else {k: v for k, v in self.env.items()
                                        if k != "TF_REATTACH_PROVIDERS"}
         with contextlib.ExitStack() as stack:
@@ -313,7 +316,7 @@ class Terraform:
             marks = self.witness.mark() if self.witness else ()
             result = run([self.binary, *args], cwd=self.root, env=env,
                          timeout=TIMEOUTS[stage], confinement=confinement)
-        if not result.ok:
+        if result.returncode not in accept:
             raise classify(stage, result, self._evidence(marks), self.promised)
         return result
 
@@ -392,12 +395,10 @@ class Terraform:
     def pending_changes(self, variables: Mapping[str, str] | None = None) -> list[str]:
         """What a fresh plan would still change after an apply ("address: action"); empty
         when the stack reads back as it was declared."""
-        marks = self.witness.mark() if self.witness else ()
-        result = run([self.binary, "plan", "-detailed-exitcode", "-input=false", "-no-color",
-                      *self._var_args(variables)], cwd=self.root, env=self.env,
-                     timeout=TIMEOUTS["plan"])
-        if result.returncode not in (0, 2):  # 2: the plan has changes
-            raise classify("plan", result, self._evidence(marks), self.promised)
+        # Confined as the apply was: a plan reads the solution's files and runs its
+        # data sources' programs. Exit 2: the plan has changes.
+        result = self._cli("plan", "plan", "-detailed-exitcode", "-input=false", "-no-color",
+                           *self._var_args(variables), accept=(0, 2))
         return [f"{address}: {action}" for address, action in _PLANNED.findall(result.stdout)]
 
     def planned_configuration(self) -> dict[str, Any]:

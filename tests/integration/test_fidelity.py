@@ -315,6 +315,21 @@ def test_replica_key_takes_the_primary_arn_and_its_own_policy(sandbox: Sandbox) 
     assert kms.describe_key(KeyId=primary["KeyId"])["KeyMetadata"]["Description"] == "primary"
 
 
+def test_the_read_back_plan_runs_confined_as_the_apply_does(sandbox: Sandbox,
+                                                            tmp_path: Path) -> None:
+    """`pending_changes` plans the solution's configuration, which may read any file
+    Terraform can: it runs as the deploy user in the apply's view, not as root on the
+    host (a root-only file stays unread)."""
+    tf = _deploy(sandbox, tmp_path, 'resource "aws_sqs_queue" "q" { name = "kit-plan" }\n')
+    secret = tmp_path / "root-only.txt"
+    secret.write_text("root-only-canary")
+    secret.chmod(0o600)
+    (tf.root / "leak.tf").write_text(f'output "leak" {{ value = file("{secret}") }}\n')
+    with pytest.raises(DeployFailure) as failed:
+        tf.pending_changes()
+    assert "root-only-canary" not in str(failed.value)
+
+
 # --- S3 and S3 Control, through the provider ---------------------------------------------
 
 def test_a_tagged_bucket_applies_reads_back_and_destroys(sandbox: Sandbox,
