@@ -310,7 +310,9 @@ def create_read_replica(request: Request) -> Reply:
     in the Region the call is sent to, streaming asynchronously from its source (named by
     identifier, or by ARN from another Region). "Your source DB instance or cluster must
     have backup retention enabled"; "RDS creates read replicas with backups disabled"; a
-    replica is single-AZ unless MultiAZ says otherwise (which the plane does not model)."""
+    replica is single-AZ unless MultiAZ says otherwise: "Specifies whether the read replica
+    is in a Multi-AZ deployment", a replica with a standby of its own, in another zone of
+    the replica's Region (same or cross Region), which a failover makes the replica."""
     source = _instance(request, "SourceDBInstanceIdentifier")
     if source is None:
         return request.forward()
@@ -319,14 +321,12 @@ def create_read_replica(request: Request) -> Reply:
         raise InvalidDBInstanceState(
             f"Automated backups are not enabled for DB instance {source.identifier}: a read "
             "replica needs its source's BackupRetentionPeriod above 0.")
-    if flag(request.params, "MultiAZ"):
-        request.plane.errors.append("CreateDBInstanceReadReplica with MultiAZ is not modelled "
-                                    "by the kit's data plane (kit/rds)")
+    multi_az = bool(flag(request.params, "MultiAZ"))
     reply = request.forward()
     spec = _created(reply)
     if spec is not None:  # moto copies the source's zone, Multi-AZ and retention
         zone = request.params.get("AvailabilityZone") or f"{spec.region}a"
-        request.plane.replicate(replace(spec, zone=zone, zones=(), multi_az=False,
+        request.plane.replicate(replace(spec, zone=zone, zones=(), multi_az=multi_az,
                                         retention_days=0), source)
     return _rewritten(reply, request.plane)
 

@@ -18,7 +18,9 @@ is the primary's zone, `SecondaryAvailabilityZone` the standby's, present only f
 A failover swaps them: the standby in the other zone becomes the primary (RDS User Guide,
 "Multi-AZ DB instance deployments": "the primary DB instance switches over automatically to
 the standby replica"; RebootDBInstance with ForceFailover "is conducted through a Multi-AZ
-failover"), and its replacement standby stands where the old primary stood.
+failover"), and its replacement standby stands where the old primary stood. A Multi-AZ read
+replica has a standby of its own, cascading from it; its failover makes the standby the
+replica (read-only, streaming from the source), never a writable primary.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ class DbInstance:
         self._generation = 0
         self.source: DbInstance | None = None  # the instance it is a read replica of
         self.replicas: list[DbInstance] = []  # its read replicas
+        self.replication_cut = False  # a replica whose source's Region is cut off
 
     @property
     def identifier(self) -> str:
@@ -206,8 +209,16 @@ class DbInstance:
         def promote() -> None:
             if old is not None:
                 old.destroy()
-            new.promote()
-            new.set({"synchronous_standby_names": "''"})
+            if self.source is None:
+                new.promote()
+                new.set({"synchronous_standby_names": "''"})
+                return
+            # A Multi-AZ read replica: its standby becomes the replica, read-only, streaming
+            # from the source (unless the source's Region is cut off).
+            upstream = self.source.primary
+            new.set({"synchronous_standby_names": "''", "primary_conninfo": "''"
+                     if self.replication_cut or upstream is None
+                     else conninfo(upstream, self.replication_name)})
 
         self._within(self.timings.failover_seconds, "failover", promote, self._strike())
         self.primary, self.standby, self.partitioned = new, None, False
@@ -274,6 +285,8 @@ class DbInstance:
             self._stream(server, upstream.primary, self.replication_name)
         self.primary, self.source = server, upstream
         upstream.replicas.append(self)
+        if self.spec.multi_az:  # its standby cascades from it, in another zone
+            self._add_standby()
 
     @property
     def replication_name(self) -> str:
@@ -282,12 +295,14 @@ class DbInstance:
 
     def follow(self, upstream: PgServer) -> None:
         """Stream from `upstream` from now on (the source failed over to it)."""
+        self.replication_cut = False
         if self.primary is not None and self.primary.alive():
             self.primary.set({"primary_conninfo": conninfo(upstream, self.replication_name)})
 
     def cut_replication(self) -> None:
         """Stop receiving WAL (the source's Region is cut off): what was not streamed yet
         never arrives."""
+        self.replication_cut = True  # a failover of the replica keeps it cut
         if self.primary is not None and self.primary.alive():
             self.primary.set({"primary_conninfo": "''"})
         self.emit(self.identifier, "replication_cut")

@@ -12,12 +12,14 @@ from botocore.exceptions import ClientError
 from kit import aws
 from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
+from kit.checks.recovery import WITHIN_RTO
 from kit.errors import KitError
 from kit.faults import Nemesis
 from kit.history import Op
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService
 from kit.recorder import Recorder
+from kit.run import stop
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, ItemObserver, Observer
@@ -25,8 +27,7 @@ from kit.workload.producer import Producer, Target, single_send_keys
 from kit.workload.supervisor import NoSession, Supervisor
 
 QUIESCENCE_POLL = 0.2
-QUIET_SECONDS = 3.0
-# Longer than QUIET_SECONDS: a publisher backing off after a fault has its retry to make.
+# Longer than stop.QUIET_SECONDS: a publisher backing off after a fault has its retry to make.
 PUBLISH_QUIET_SECONDS = 5.0
 
 
@@ -172,7 +173,9 @@ class QueueWorkload:
         """Until quiescence (bounded by the scenario's quiescence timeout), then, when the
         workers publish events, until they have published them (bounded the same)."""
         timeout = self.ctx.scenario.quiescence_timeout_seconds
-        await_quiescence(self.admin_sqs, self.queue_urls, self.valid, self.observer, timeout)
+        rto = self.ctx.scenario.params.get(WITHIN_RTO, {}).get("rto_seconds", 0.0)
+        await_quiescence(self.admin_sqs, self.queue_urls, self.valid, self.observer,
+                         self.ctx.recorder, timeout, rto)
         events = self.ctx.scenario.workload.events
         if events is not None:
             await_published(self.ctx.recorder, self.bound.values[f"{events}.arn"],
@@ -257,19 +260,44 @@ def deliveries(ops: list[Op], topic: str) -> list[Op]:
 
 
 def await_quiescence(sqs: Any, queue_urls: list[str], valid: set[str],
-                     observer: Observer | BucketObserver, timeout: float) -> None:
-    """Wait (bounded) until every valid key is recorded and the queues are empty, or until
-    they have held nothing, visible or in flight, for QUIET_SECONDS: then nothing more
-    can happen (a message the solution dropped will not come back)."""
-    deadline = time.monotonic() + timeout
-    empty_since: float | None = None
-    while time.monotonic() < deadline:
-        empty = all(int(v) == 0 for url in queue_urls for v in sqs.get_queue_attributes(
-            QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages",
-                                          "ApproximateNumberOfMessagesNotVisible"]
-        )["Attributes"].values())
-        now = time.monotonic()
-        empty_since = (empty_since or now) if empty else None
-        if empty and (valid <= observer.seen or now - empty_since >= QUIET_SECONDS):
+                     observer: Observer | BucketObserver | ItemObserver, recorder: Recorder,
+                     timeout: float, rto_seconds: float) -> None:
+    """Wait (bounded) until the stop rule (kit/run/stop.py) lets the run stop: nothing
+    visible, in flight or delayed, and every valid key recorded or nothing left for
+    QUIET_SECONDS; at most `timeout`, or to the verdicts' window when that ends later."""
+    visibility = max((float(queue_attributes(sqs, url, ["VisibilityTimeout"]).get(
+        "VisibilityTimeout", 0)) for url in queue_urls), default=0.0)
+    settled_since: float | None = None
+    end = stop.wait_until(recorder.now(), timeout, float("-inf"))
+    while True:
+        ops = recorder.snapshot()
+        end = max(end, stop.window_end(ops, rto_seconds, visibility))
+        look = look_at(sqs, queue_urls, ops, valid <= observer.seen)
+        now = recorder.now()
+        settled_since = (now if settled_since is None else settled_since) \
+            if stop.settled(look) else None
+        quiet_for = 0.0 if settled_since is None else now - settled_since
+        if now >= end or stop.may_stop(look, quiet_for):
             return
         time.sleep(QUIESCENCE_POLL)
+
+
+COUNTS = ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
+          "ApproximateNumberOfMessagesDelayed")
+
+
+def queue_attributes(sqs: Any, url: str, names: list[str]) -> dict[str, str]:
+    """The queue's attributes `names`, as the emulator has them."""
+    return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"]
+
+
+def look_at(sqs: Any, queue_urls: list[str], ops: list[Op], all_recorded: bool) -> stop.Look:
+    """One look at the run: the emulator's counts summed over the queues, the history's
+    calls in progress."""
+    counts = [0, 0, 0]
+    for url in queue_urls:
+        attributes = queue_attributes(sqs, url, list(COUNTS))
+        counts = [n + int(attributes.get(name, 0)) for n, name in zip(counts, COUNTS,
+                                                                       strict=True)]
+    return stop.Look(visible=counts[0], not_visible=counts[1], delayed=counts[2],
+                     open_receives=stop.open_calls(ops), all_recorded=all_recorded)

@@ -25,6 +25,7 @@ from tests.integration.test_rds_plane import (
     create,
     describe,
     ids,
+    server_port,
     until,
     url,
     write,
@@ -124,3 +125,31 @@ def test_a_lost_region_cuts_its_instances_and_its_replicas_stream_until_it_retur
     assert ids(source) == list(range(4))
     write(source, range(4, 6))  # the old primary is writable again: what split brain needs
     until(lambda: ids(replica) == list(range(6)), "the replica streams again")
+
+
+@pytest.mark.parametrize("region", ["us-east-1", WEST])
+def test_a_multi_az_replica_has_a_standby_that_a_failover_makes_the_replica(
+        regions: tuple[Any, Any], sandbox: Sandbox, region: str) -> None:
+    # API_CreateDBInstanceReadReplica, MultiAZ: "Specifies whether the read replica is in a
+    # Multi-AZ deployment", in the same Region as its source or another; RebootDBInstance
+    # with ForceFailover fails it over to its standby, and it stays a read replica.
+    east, west = regions
+    rds = east if region == "us-east-1" else west
+    source = create(east, "ledger-m", multi_az=True)
+    write(source, range(0, 3))
+    rds.create_db_instance_read_replica(DBInstanceIdentifier="ledger-m-r", MultiAZ=True,
+                                        SourceDBInstanceIdentifier=source["DBInstanceArn"])
+    replica = available(rds, "ledger-m-r")
+    assert replica["MultiAZ"] is True and replica["AvailabilityZone"].startswith(region)
+    assert replica["SecondaryAvailabilityZone"] != replica["AvailabilityZone"]
+    assert sandbox.rds.plane.errors == []
+    until(lambda: ids(replica) == list(range(3)), "the replica has the source's rows")
+    before = server_port(replica)
+
+    rds.reboot_db_instance(DBInstanceIdentifier="ledger-m-r", ForceFailover=True)
+    replica = available(rds, "ledger-m-r")
+    assert server_port(replica) != before  # its standby is the replica now
+    write(source, range(3, 6))
+    until(lambda: ids(replica) == list(range(6)), "the new replica streams from the source")
+    with pytest.raises(errors.ReadOnlySqlTransaction):  # still a replica
+        write(replica, range(100, 101))

@@ -95,6 +95,7 @@ BY_SERVICE: dict[str, tuple[Fix, ...]] = {
             sqs.setting_other_attributes_keeps_the_policy, sqs.queue_policies_are_checked,
             sqs.fifo_receipt_handles_expire,
             sqs.redrive_policy_reads_back_compact,
+            sqs.queue_changes_hold_the_lock,  # last: it wraps the fixes above
             lambda_esm.event_source_mappings_left_to_the_kit),
 }
 FIXES: tuple[Fix, ...] = EAGER + tuple(f for fixes in BY_SERVICE.values() for f in fixes)

@@ -6,13 +6,16 @@ Queue._messages_lock, Queue.add_message, Queue._set_attributes, Queue.policy,
 Queue.delete_message, Queue.deleted_messages, Queue.__dict__, Message.had_receipt_handle,
 Message.receipt_handle, Message.visible, Message.deduplication_id, Message.group_id,
 Message.sent_timestamp, moto.sqs.models.SQSBackend.change_message_visibility,
-SQSBackend.receive_message, SQSBackend.get_queue,
+SQSBackend.receive_message, SQSBackend.get_queue, SQSBackend.purge_queue,
+Queue.approximate_number_of_messages (and _delayed, _not_visible),
 moto.sqs.models.DEDUPLICATION_TIME_IN_SECONDS, moto.sqs.exceptions.SQSException,
-moto.sqs.exceptions.ReceiptHandleIsInvalid (subclassed).
+moto.sqs.exceptions.ReceiptHandleIsInvalid (subclassed); Queue._messages_lock is a
+Condition over an RLock, the same in moto 5.2.5 and 5.2.6.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -299,3 +302,47 @@ def fifo_receipt_handles_expire() -> None:
 
     delete_message._kit_fix = True  # type: ignore[attr-defined]
     Queue.delete_message = delete_message  # type: ignore[method-assign]
+
+
+def queue_changes_hold_the_lock() -> None:
+    """SQS: a delete, a visibility change or a purge never loses or repeats another message.
+
+    AWS: a message leaves a queue only when it is deleted, purged, redriven or expires.
+    moto's Queue.delete_message rebuilds `_messages` from a walk over it without the queue's
+    lock, while a send, a receive (redriving to the DLQ) and the release to the back
+    (released_messages_wait_their_turn) change it under the lock: a message appended during
+    the walk is dropped with the old list, one moved during it is skipped or kept twice
+    (issue 45: a valid message never received; the DLQ holding one message twice). Here
+    every path that changes a queue's messages, and the counts read from them, hold the
+    lock (re-entrant: the fixes above already hold it around moto's code). Apply after the
+    other SQS fixes, so it wraps them too.
+    """
+    from moto.sqs.models import Queue, SQSBackend
+
+    if getattr(Queue.delete_message, "_kit_locked", False):
+        return
+
+    def on_queue(method: Any) -> Any:
+        @functools.wraps(method)
+        def locked(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with self._messages_lock:
+                return method(self, *args, **kwargs)
+        locked._kit_locked = True  # type: ignore[attr-defined]
+        return locked
+
+    def on_backend(method: Any) -> Any:
+        @functools.wraps(method)
+        def locked(self: Any, queue_name: str, *args: Any, **kwargs: Any) -> Any:
+            with self.get_queue(queue_name)._messages_lock:
+                return method(self, queue_name, *args, **kwargs)
+        locked._kit_locked = True  # type: ignore[attr-defined]
+        return locked
+
+    # delete_message_batch and change_message_visibility_batch go through these.
+    Queue.delete_message = on_queue(Queue.delete_message)  # type: ignore[method-assign]
+    Queue.add_message = on_queue(Queue.add_message)  # type: ignore[method-assign]
+    for name in ("change_message_visibility", "purge_queue"):
+        setattr(SQSBackend, name, on_backend(getattr(SQSBackend, name)))
+    for name in ("approximate_number_of_messages", "approximate_number_of_messages_delayed",
+                 "approximate_number_of_messages_not_visible"):
+        setattr(Queue, name, property(on_queue(getattr(Queue, name).fget)))

@@ -137,3 +137,15 @@ def test_the_region_of_a_call_is_its_signatures():
     assert region({}, {"X-Amz-Credential": "AKID/20261203/eu-west-1/rds/aws4_request"}) \
         == "eu-west-1"
     assert region({}, {}) == "us-east-1"
+
+
+def test_a_multi_az_replica_is_not_the_kits_error(tmp_path):
+    # API_CreateDBInstanceReadReplica, MultiAZ: "Specifies whether the read replica is in a
+    # Multi-AZ deployment" (same or cross Region): AWS accepts it, so the run goes on to a
+    # verdict (the plane gives the replica a standby: tests/integration/test_rds_replicas.py).
+    the_plane = plane(tmp_path, instance(tmp_path))
+    moto = Moto()
+    call("CreateDBInstanceReadReplica", the_plane, moto, region="us-west-2",
+         DBInstanceIdentifier="ledger-dr", MultiAZ="true",
+         SourceDBInstanceIdentifier="arn:aws:rds:us-east-1:123456789012:db:ledger")
+    assert moto.calls == 1 and the_plane.errors == []
