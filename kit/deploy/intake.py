@@ -7,7 +7,10 @@ refused before any byte of the solution is read:
 - a symbolic link whose target (resolved all the way) is outside the solution, or inside a
   part of it the kit does not copy (below): a privileged process following it would read,
   for the solution, what its own user may not (a root-only file, the golden solution).
-  Links that stay inside the copied solution are kept as links in the copy;
+  Links that stay inside the copied solution are kept as links in the copy, so a link must
+  also resolve in the copy to what it resolves to here: an absolute one (back into the
+  solution, which the copy is not) and a relative one that climbs above the solution's top
+  on the way (`../<its name>/main.tf`) are refused, even when they end inside;
 - anything but regular files, directories and links (a FIFO would hang the copy, a device
   node would be read as root);
 - files that change what Terraform reads besides the solution's `*.tf`/`*.tf.json`
@@ -62,17 +65,17 @@ def refusals(solution: Path) -> list[Violation]:
             if not_copied(name):
                 continue
             path = Path(here) / name
-            problem = _problem(path, root)
+            problem = _problem(path, root, len(path.parent.relative_to(solution).parts))
             if problem:
                 found.append(Violation(str(path.relative_to(solution)), *problem))
     return found
 
 
-def _problem(path: Path, root: Path) -> tuple[str, str] | None:
-    """(construct, why) when one entry is refused."""
+def _problem(path: Path, root: Path, depth: int) -> tuple[str, str] | None:
+    """(construct, why) when one entry (`depth` directories below the top) is refused."""
     mode = path.lstat().st_mode
     if stat.S_ISLNK(mode):
-        return _link_problem(path, root)
+        return _link_problem(path, root, depth)
     reason = _refused_name(path.name)
     if reason:
         return f"{'directory' if stat.S_ISDIR(mode) else 'file'} {path.name}", reason
@@ -81,10 +84,11 @@ def _problem(path: Path, root: Path) -> tuple[str, str] | None:
     return None
 
 
-def _link_problem(path: Path, root: Path) -> tuple[str, str] | None:
-    """Why a link is refused: its target leaves what the kit copies (or it is a refused
-    name itself)."""
-    construct = f"symbolic link to {os.readlink(path)}"
+def _link_problem(path: Path, root: Path, depth: int) -> tuple[str, str] | None:
+    """Why a link is refused: its target leaves what the kit copies, or would resolve to
+    another place in the copy (or it is a refused name itself)."""
+    written = os.readlink(path)
+    construct = f"symbolic link to {written}"
     target = Path(os.path.realpath(path))
     # Each hop too (its target as written): a chain through a place outside could be
     # turned to another file between this check and a read.
@@ -93,8 +97,21 @@ def _link_problem(path: Path, root: Path) -> tuple[str, str] | None:
         return construct, "links out of the solution are not followed"
     if any(not_copied(part) for part in target.relative_to(root).parts):
         return construct, "it leads into a part of the solution the kit does not copy"
+    if os.path.isabs(written) or _climbs(written, depth):
+        return construct, ("it would resolve to another file in the kit's copy than here: a "
+                           "link may only climb within the solution, by a relative path")
     reason = _refused_name(path.name)
     return (construct, reason) if reason else None
+
+
+def _climbs(written: str, depth: int) -> bool:
+    """Whether a relative link's path, from `depth` directories below the top, goes above
+    the top at some step (read as text: what the copy would resolve it against)."""
+    for part in Path(written).parts:
+        depth += -1 if part == ".." else 0 if part == "." else 1
+        if depth < 0:
+            return True
+    return False
 
 
 def _refused_name(name: str) -> str | None:

@@ -160,6 +160,19 @@ def test_links_that_stay_inside_are_taken(tmp_path: Path) -> None:
     assert _refused(sol) == []
 
 
+def test_a_link_that_would_resolve_elsewhere_in_the_copy_is_refused(tmp_path: Path) -> None:
+    # Both end inside the solution here; in the kit's copy (another directory, another
+    # name) the absolute one leads back to the original and the climbing one to nowhere
+    # or to what the kit put beside the copy.
+    sol = _solution(tmp_path)
+    (sol / "mod").mkdir()
+    (sol / "abs.tf").symlink_to(sol / "main.tf")
+    (sol / "mod" / "climb.tf").symlink_to("../../sol/main.tf")
+    found = _refused(sol)
+    assert [v.split(":")[0] for v in found] == ["abs.tf", "mod/climb.tf"]
+    assert all("another file in the kit's copy" in v for v in found)
+
+
 def test_a_link_into_what_the_kit_does_not_copy_is_refused(tmp_path: Path) -> None:
     sol = _solution(tmp_path)
     (sol / ".terraform" / "x").mkdir(parents=True)
