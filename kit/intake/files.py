@@ -49,8 +49,8 @@ def _kind(root: Path, relative: str) -> str:
 
 
 def _taken(root: Path, relative: str, why: str) -> Taken:
-    return Taken(f"{relative}: the solution has {_kind(root, relative)} at this name, which "
-                 f"the kit writes ({why}); remove it from the solution")
+    return Taken(f"{relative}: this name is reserved for the kit ({why}), and the solution "
+                 f"has {_kind(root, relative)} there: remove it from the solution")
 
 
 @contextlib.contextmanager
