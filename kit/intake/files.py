@@ -59,7 +59,12 @@ def directory(root: Path, relative: str | PurePath = ".", *, create: bool = Fals
     """A descriptor of `root`/`relative`, each component opened without following a link
     (created, mode 755, when `create`); `Taken` when one is a link or a file."""
     parts = _parts(relative)
-    fd = os.open(root, _DIR)
+    try:
+        fd = os.open(root, _DIR)
+    except OSError as exc:
+        if exc.errno in _TAKEN:  # the root itself: a link in the copy (a root module's)
+            raise _taken(root.parent, root.name, why) from None
+        raise
     try:
         for i, name in enumerate(parts):
             if create:

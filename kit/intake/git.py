@@ -143,6 +143,12 @@ def refs(repo: Repository) -> dict[str, str]:
     refs/ are not followed)."""
     found = packed_refs(repo)
     base = repo.common / "refs"
+    try:
+        mode = os.lstat(base).st_mode
+    except OSError:
+        mode = 0
+    if not stat.S_ISDIR(mode):  # os.walk would follow a link at the top
+        raise Unreadable(f"{base} is not a directory")
     for here, dirs, names in os.walk(base, followlinks=False):
         dirs.sort()
         for name in sorted(names):
@@ -213,6 +219,7 @@ def run(gitdir: Path, *args: str, work_tree: Path | None = None
     try:
         return subprocess.run(command(gitdir, *args), cwd=work_tree or gitdir,
                               env=_env(gitdir, work_tree), capture_output=True, text=True,
+                              errors="surrogateescape",  # a path need not be UTF-8
                               timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise Unreadable("git is not on PATH") from None

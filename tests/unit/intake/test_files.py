@@ -133,3 +133,12 @@ def test_a_function_name_that_is_no_directory_name_is_refused(tmp_path: Path,
     ws = _workspace(tmp_path, name)
     with pytest.raises(SolutionError, match="not a Lambda function name"):
         package.code_dir(ws, None, name)
+
+
+def test_a_root_module_that_is_a_link_in_the_copy_is_the_solutions_fault(
+        tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "infra").symlink_to("real")
+    with pytest.raises(files.Taken, match="infra: this name is reserved .* symbolic link"):
+        files.create(tmp_path / "infra", "zz_kit_provider.tf", "x")
+    assert list((tmp_path / "real").iterdir()) == []

@@ -160,3 +160,16 @@ def test_a_tree_path_git_would_refuse_is_not_exported(tmp_path: Path) -> None:
     with pytest.raises(git.Unreadable, match="git itself refuses"):
         git.export(git.find(repo), commit, into)
     assert list(into.iterdir()) == []
+
+
+def test_a_path_that_is_not_utf8_is_exported_as_its_bytes(tmp_path: Path) -> None:
+    repo, _, _ = _repo(tmp_path)
+    name = os.fsdecode(b"caf\xe9.tf")
+    (repo / name).write_text("# latin-1 name\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "a latin-1 name")
+    into = tmp_path / "into"
+    into.mkdir()
+    git.export(git.find(repo), _git(repo, "rev-parse", "HEAD"), into)
+    assert (into / name).read_text() == "# latin-1 name\n"
+
