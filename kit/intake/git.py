@@ -7,7 +7,8 @@ The kit runs as root and grades a directory the solution controls, its `.git/` i
   each opened without following a link (kit/intake/files.py). A `.git` *file* (a worktree's
   or a submodule's `gitdir: <dir>`) is taken only when `<dir>` points back at it (git's own
   two-way link of a worktree); otherwise, or for a `.git` that is a link, there is no
-  repository (None);
+  repository (None). As git's own discovery, the search stops at a filesystem's boundary
+  and at a repository another user owns (git's safe.directory check);
 - `dirty`, a ref's expression (`main~1`) and the export of a ref (`--baseline <ref>`) run
   git on a private GIT_DIR the kit writes: an empty config (no system or global one either,
   `-c` overrides for every key that executes), HEAD and the refs as read above, a copy of
@@ -69,17 +70,22 @@ def find(start: Path) -> Repository | None:
     """The repository holding `start` (its nearest `.git`), or None: none, or one that is a
     link or a `.git` file not confirmed by the directory it names."""
     here = Path(os.path.realpath(start))
+    device = os.stat(here).st_dev
     for top in [here, *here.parents]:
+        if os.stat(top).st_dev != device:
+            return None  # as git's discovery: it stops at a filesystem's boundary
         dot = top / ".git"
         try:
-            mode = os.lstat(dot).st_mode
+            info = os.lstat(dot)
         except FileNotFoundError:
             continue
         except OSError:
             return None
-        if stat.S_ISDIR(mode):
+        if info.st_uid != os.geteuid() or os.stat(top).st_uid != os.geteuid():
+            return None  # as git's safe.directory check: another user's repository
+        if stat.S_ISDIR(info.st_mode):
             return Repository(top, dot, dot)
-        return _linked(top, dot) if stat.S_ISREG(mode) else None
+        return _linked(top, dot) if stat.S_ISREG(info.st_mode) else None
     return None
 
 

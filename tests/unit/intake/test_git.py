@@ -173,3 +173,10 @@ def test_a_path_that_is_not_utf8_is_exported_as_its_bytes(tmp_path: Path) -> Non
     git.export(git.find(repo), _git(repo, "rev-parse", "HEAD"), into)
     assert (into / name).read_text() == "# latin-1 name\n"
 
+
+
+def test_another_users_repository_is_none_as_git_would_refuse_it(tmp_path: Path) -> None:
+    repo, _, _ = _repo(tmp_path)
+    assert git.find(repo / "infra") is not None
+    os.chown(repo / ".git", 65534, 65534)
+    assert git.find(repo / "infra") is None
