@@ -533,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "differs is a fidelity finding, never the solution's failure")
     ev.add_argument("--baseline", metavar="DIR|REF",
                     help="also grade the base (a solution directory, or a git ref of the "
-                    "solution's repository, checked out in a temporary worktree) under the "
+                    "solution's repository, exported into a temporary directory) under the "
                     "same faults and seeds; each (fault, invariant) is a new failure, "
                     "fixed, still failing or pass")
     ev.add_argument("--fail-on", choices=("new", "any"), default="new",

@@ -122,10 +122,15 @@ def materialize(scenario: Scenario, variant: Variant, target: Path) -> Path:
 def patched_copy(source: Path, patch: Path | str, target: Path) -> str | None:
     """Copy `source` into `target` and apply `patch` (a patch file, or its text); git's
     complaint, with `target` removed, when it does not apply."""
-    # What a run never copies stays behind (a team repository's .git/ and .kit/ too).
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
-    # The ceiling keeps git from finding an enclosing repository and patching that instead.
-    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(target.parent)}
+    # What a run never copies stays behind (a team repository's .git/ and .kit/ too). Links
+    # are copied as links, never followed by this (root) process: the gate judges them in
+    # the copy, on its own paths, as it judges any solution's.
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_COPIED), symlinks=True)
+    # The ceiling keeps git from finding an enclosing repository and patching that instead;
+    # no GIT_* of the caller's (a hook's GIT_DIR) and no config file: `git apply` needs none.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
+        "GIT_CEILING_DIRECTORIES": str(target.parent), "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull}
     given = [str(patch)] if isinstance(patch, Path) else ["-"]
     done = subprocess.run(["git", "apply", "--whitespace=nowarn", *given],
                           input=None if isinstance(patch, Path) else patch, cwd=target,

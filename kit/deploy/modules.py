@@ -17,6 +17,11 @@ and one directory per installed module) is what Terraform reads them from afterw
   constraint). A call that is not in the cache is an InputError naming the module, its
   source, its version and the vendor command: never skipped.
 Local module calls are not cached: Terraform resolves them from the copy itself.
+
+The cache is the repository's (in a PR check, the PR's author's) and the kit copies it as
+root: the cache, its manifest and each package must be what they say, not links (a link to
+a host directory would be copied into the run, its files readable by the deploy), and a
+link inside a package may not leave it. Each is an InputError naming the path.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +38,7 @@ from typing import Any
 
 from kit.deploy.hcl import Configuration, blocks, parse
 from kit.errors import InputError, SolutionError
+from kit.intake import files
 
 MANIFEST = "modules.json"
 INSTALLED = Path(".terraform") / "modules"  # where terraform init installs modules
@@ -139,7 +146,39 @@ def _copy_package(base: Path, record: Record, cache: Path) -> Record:
 def _cached(cache: Path) -> list[Record]:
     """The records of the cache (none before the first vendor)."""
     manifest = cache / MANIFEST
-    return read_manifest(manifest) if manifest.is_file() else []
+    if not os.path.lexists(cache):
+        return []
+    _not_a_link(cache, "the module cache")
+    if not os.path.lexists(manifest):
+        return []
+    _not_a_link(manifest, "the module cache's manifest")
+    return read_manifest(manifest)
+
+
+def _not_a_link(path: Path, what: str) -> None:
+    """InputError when `path` (the repository's) is a link: the kit reads it as root."""
+    if stat.S_ISLNK(os.lstat(path).st_mode):
+        raise InputError(f"{path}: {what} is a symbolic link (to {os.readlink(path)}); the "
+                         "kit copies it as root and follows no link there: make it a "
+                         "directory of the repository (kit modules vendor fills one)")
+
+
+def _checked_package(cache: Path, package: str) -> Path:
+    """`cache`/`package`, a real directory whose links stay inside it (InputError else)."""
+    where = cache / package
+    if package in ("", ".", "..") or "/" in package:
+        raise InputError(f"{cache / MANIFEST}: package {package!r} is not a directory name")
+    _not_a_link(where, "a package of the module cache")
+    if not stat.S_ISDIR(os.lstat(where).st_mode):
+        raise InputError(f"{where}: a package of the module cache is not a directory")
+    inside = Path(os.path.realpath(where))
+    for here, dirs, names in os.walk(where, followlinks=False):
+        for name in [*dirs, *names]:
+            path = Path(here) / name
+            if os.path.islink(path) and not Path(os.path.realpath(path)).is_relative_to(inside):
+                raise InputError(f"{path}: a link out of its module package (to "
+                                 f"{os.readlink(path)}); the kit follows no link out of it")
+    return where
 
 
 def remote_calls(config: Configuration, root_module: Path) -> list[Call]:
@@ -197,17 +236,18 @@ def seed(cache: Path | None, calls: list[Call], root_copy: Path) -> list[Record]
     chosen = served(cache, calls)
     if not chosen or cache is None:
         return []
-    installed = root_copy / INSTALLED
-    installed.mkdir(parents=True, exist_ok=True)
+    why = "the registry modules the kit installs"
+    installed = files.make_dirs(root_copy, INSTALLED, why=why)  # no link on the way
     records = [Record("", "", None, ".")]
     for record in chosen:
         package = Path(record.dir).parts[0]
-        if not (installed / package).exists():
-            shutil.copytree(cache / package, installed / package, symlinks=True)
+        if not os.path.lexists(installed / package):
+            shutil.copytree(_checked_package(cache, package), installed / package,
+                            symlinks=True)
         records.append(Record(record.key, record.source, record.version,
                               str(INSTALLED / record.dir)))
-    (installed / MANIFEST).write_text(json.dumps(
-        {"Modules": [r.to_json() for r in records]}) + "\n")
+    files.create(root_copy, INSTALLED / MANIFEST, json.dumps(
+        {"Modules": [r.to_json() for r in records]}) + "\n", why=why)
     return records[1:]
 
 

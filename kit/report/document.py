@@ -20,7 +20,8 @@ Format `kit.report/2`:
     verdict, by_emulator {emulator: {matches, detail}}}}}]},
   trust (untrusted|team: the reward is an agent task's, a team's check shows none),
   seeds [the seeds run], reward_spec {ceiling, severities} (to recompute a merge's reward),
-  source {top, path, commit, dirty} | null (the solution's git repository),
+  source {top, path, commit, dirty (true|false|null: not judged)} | null (the solution's
+  git repository, read as data: kit/intake/git.py),
   reproduce (the command with paths relative to that repository, its commit named),
   and with `kit eval --baseline` (kit/report/compare.py):
   baseline {given, ref, commit, solution, outcome, reward, runs [as runs]},

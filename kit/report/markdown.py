@@ -37,7 +37,8 @@ def _solution_line(document: dict[str, Any]) -> str:
     """Which solution at which commit, the reward (an agent task's only), how to rerun."""
     src = document.get("source")
     where = (f"{code(src['path'])} at commit {code(src['commit'][:12])}"
-             + (" with uncommitted changes" if src["dirty"] else "")) if src \
+             + {True: " with uncommitted changes", None: " (uncommitted changes not judged)"}
+             .get(src["dirty"], "")) if src \
         else code(document["solution"])
     reward = "" if document.get("trust") == "team" else f"; {reward_line(document)}"
     rerun = document.get("reproduce") or document["command"]

@@ -1,23 +1,22 @@
 """The base of `kit eval --baseline`: a directory as it is, or a git ref of the solution's
-own repository checked out into a temporary worktree (`git worktree add --detach`), which
-is removed afterwards whatever happens (an error, Ctrl-C, SIGTERM): no temp dir and no
-worktree entry are left behind. Also where a solution sits in its repository and at which
-commit, for the reproduce line of a report."""
+own repository exported into a temporary directory (kit/intake/git.py `export`: read as
+data, no checkout, so none of the repository's hooks, filters or config runs), which is
+removed afterwards whatever happens (an error, Ctrl-C, SIGTERM). Also where a solution sits
+in its repository and at which commit, for the reproduce line of a report: read from
+`.git/` as files, never by running git with the solution's own configuration."""
 
 from __future__ import annotations
 
 import contextlib
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from kit import interrupt
-from kit.errors import InputError
-
-GIT_TIMEOUT = 120  # seconds: a checkout of a large repository, on a loaded CI machine
+from kit.errors import InputError, SolutionError
+from kit.intake import git
 
 
 @dataclass(frozen=True)
@@ -27,33 +26,20 @@ class Source:
     top: Path
     path: str  # the solution's directory relative to `top` ("." for the top itself)
     commit: str
-    dirty: bool  # the work tree differs from the commit (the run graded the changes too)
-
-
-def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True,
-                              timeout=GIT_TIMEOUT, check=False)
-    except FileNotFoundError:
-        raise InputError("--baseline with a git ref needs git on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise InputError(f"git {' '.join(args)} in {cwd} took over {GIT_TIMEOUT} s") from None
+    # The work tree differs from the commit (the run graded the changes too); None: not
+    # judged (git on a private GIT_DIR could not tell, see kit/intake/git.py).
+    dirty: bool | None
 
 
 def source(solution: Path) -> Source | None:
-    """The git repository holding `solution` and its commit (None outside any repository,
-    or when git is missing)."""
-    try:
-        top = _git(solution, "rev-parse", "--show-toplevel")
-        head = _git(solution, "rev-parse", "HEAD")
-    except InputError:
+    """The git repository holding `solution` and its commit, read as data (None outside
+    any repository, on an unborn branch, or for a `.git` not read as data)."""
+    repo = git.find(solution)
+    commit = git.head(repo) if repo is not None else None
+    if repo is None or commit is None:
         return None
-    if top.returncode or head.returncode:
-        return None
-    root = Path(top.stdout.strip()).resolve()
-    path = solution.resolve().relative_to(root).as_posix() or "."
-    status = _git(root, "status", "--porcelain", "--", path)
-    return Source(root, path, head.stdout.strip(), bool(status.stdout.strip()))
+    path = Path(solution).resolve().relative_to(repo.top).as_posix() or "."
+    return Source(repo.top, path, commit, git.dirty(repo, commit, path))
 
 
 def relative(path: Path, src: Source | None) -> str:
@@ -76,39 +62,43 @@ class Base:
 @contextlib.contextmanager
 def checkout(given: str, head_solution: Path) -> Iterator[Base]:
     """The base named by --baseline: an existing directory, else a git ref of the head
-    solution's repository in a temporary worktree (removed on the way out)."""
+    solution's repository exported into a temporary directory (removed on the way out)."""
     if Path(given).is_dir():
         src = source(Path(given))
         yield Base(Path(given), None, src.commit if src else None, given)
         return
     src = source(head_solution)
-    if src is None:
+    repo = git.find(head_solution)
+    if src is None or repo is None:
         raise InputError(f"--baseline {given}: not a directory, and the solution "
                          f"{head_solution} is not in a git repository to find it as a ref")
-    found = _git(src.top, "rev-parse", "--verify", "--quiet", f"{given}^{{commit}}")
-    if found.returncode:
+    try:
+        commit = git.verify(repo, given)
+    except git.Unreadable as exc:
+        raise InputError(f"--baseline {given}: the repository {src.top} cannot be read "
+                         f"as data ({exc})") from None
+    if commit is None:
         raise InputError(f"--baseline {given}: neither a directory nor a commit of the "
                          f"repository {src.top} (for a branch of a CI checkout: fetch its "
                          "history, e.g. actions/checkout with fetch-depth: 0)")
-    commit = found.stdout.strip()
-    with _worktree(src.top, commit) as tree:
+    with _exported(repo, commit) as tree:
         yield Base(tree / src.path, given, commit, src.path)
 
 
 @contextlib.contextmanager
-def _worktree(top: Path, commit: str) -> Iterator[Path]:
-    """A detached worktree of `commit` in a fresh temp dir, removed with it afterwards."""
+def _exported(repo: git.Repository, commit: str) -> Iterator[Path]:
+    """`commit`'s tree written into a fresh temp dir, removed with it afterwards."""
     with interrupt.deferred():  # created and its removal registered, or neither
         holder = Path(tempfile.mkdtemp(prefix="kit-baseline-"))
         tree = holder / "base"
     try:
-        added = _git(top, "worktree", "add", "--detach", str(tree), commit)
-        if added.returncode:
-            raise InputError(f"--baseline: git worktree add of {commit} in {top} failed: "
-                             f"{added.stderr.strip()}")
+        tree.mkdir()
+        try:
+            git.export(repo, commit, tree)
+        except (git.Unreadable, SolutionError) as exc:
+            raise InputError(f"--baseline: the tree of {commit} in {repo.top} was not "
+                             f"exported: {exc}") from None
         yield tree
     finally:
         with interrupt.deferred():
-            _git(top, "worktree", "remove", "--force", str(tree))
             shutil.rmtree(holder, ignore_errors=True)
-            _git(top, "worktree", "prune")

@@ -1,6 +1,6 @@
 """`kit report merge` (kit/report/merge.py) and the base's checkout (kit/run/baseline.py):
 reports of one solution's parallel jobs merge into one, others are refused naming the file
-and field; a git ref is checked out in a worktree that is gone afterwards, even on error."""
+and field; a git ref is exported (no checkout) into a temp dir gone afterwards, even on error."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _repo(tmp: Path) -> tuple[Path, str]:
     return repo, first
 
 
-def test_a_ref_is_checked_out_in_a_worktree_removed_afterwards(tmp_path: Path) -> None:
+def test_a_ref_is_exported_into_a_temp_dir_removed_afterwards(tmp_path: Path) -> None:
     repo, first = _repo(tmp_path)
     with baseline.checkout("main~1", repo / "infra") as base:
         assert (base.solution / "main.tf").read_text() == "# base\n"
@@ -116,7 +116,7 @@ def test_a_ref_is_checked_out_in_a_worktree_removed_afterwards(tmp_path: Path) -
     assert baseline.relative(repo / "infra", src) == "infra"
 
 
-def test_the_worktree_is_removed_on_an_error(tmp_path: Path) -> None:
+def test_the_export_is_removed_on_an_error(tmp_path: Path) -> None:
     repo, _ = _repo(tmp_path)
     with pytest.raises(KeyboardInterrupt), baseline.checkout("main~1", repo) as base:
         holder = base.solution.parent

@@ -30,9 +30,11 @@ KIT = Path(__file__).resolve().parents[2] / "kit"
 LAYERS: list[tuple[str, set[str]]] = [
     # Imports nothing of the kit but each other: the error tree, settings, Ctrl-C deferral,
     # the history and the recorder that writes it, boto3 clients and their credentials, the
-    # binding vocabulary. Every layer records ops, raises KitErrors, calls AWS.
+    # binding vocabulary; the trust boundary's file and git primitives (kit.intake), which
+    # every layer that touches a solution's tree uses. Every layer records ops, raises
+    # KitErrors, calls AWS.
     ("base", {"kit.__init__", "kit.errors", "kit.settings", "kit.interrupt", "kit.history",
-              "kit.recorder", "kit.aws", "kit.bindings"}),
+              "kit.recorder", "kit.aws", "kit.bindings", "kit.intake"}),
     # Where the offline binaries and the worker runtime are, and how `kit setup` makes
     # them: what the services run (sandbox, rds), what deploy runs and workers run on.
     ("toolchain", {"kit.toolchain"}),
