@@ -228,7 +228,7 @@ def _confirm(args: argparse.Namespace, sc: Scenario, solutions: tuple[Path, Path
 
     base, head = ([run.to_dict() for run in runs] for runs in graded)
     comparison = compare.classify(base, head)
-    todo = confirm.pending(comparison)
+    todo = confirm.pending(comparison, head)
     if args.confirm <= 0 or not todo:
         return {}
     console.print(t(f"confirm: {sum(e['status'] == compare.NEW for e in comparison)} new "

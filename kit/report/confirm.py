@@ -59,12 +59,20 @@ def summary(of: int, head_failed: int, base_failed: int, unjudged: int = 0) -> s
     return text + (f", {unjudged} the kit could not judge" if unjudged else "")
 
 
-def pending(comparison: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
-    """The first pass's seed of each new failure, by fault (whose runs a rerun repeats)."""
+def _failed_at(head: Sequence[dict[str, Any]], fault: str, invariant: str) -> int:
+    """The first seed at which the head failed the invariant (not one where it erred: a
+    new failure's `why` may name that one)."""
+    return next(run["seed"] for run in head if run["fault"] == fault
+                and (run["invariants"].get(invariant) or {}).get("verdict") == "fail")
+
+
+def pending(comparison: Sequence[dict[str, Any]], head: Sequence[dict[str, Any]]
+            ) -> dict[str, list[int]]:
+    """The first-pass seed of each new failure, by fault (whose runs a rerun repeats)."""
     found: dict[str, list[int]] = {}
     for entry in comparison:
         if entry["status"] == NEW:
-            seed = int((entry["why"] or {}).get("seed", 0))
+            seed = _failed_at(head, entry["fault"], entry["invariant"])
             found.setdefault(entry["fault"], [])
             if seed not in found[entry["fault"]]:
                 found[entry["fault"]].append(seed)
@@ -88,7 +96,7 @@ def decisions(comparison: Sequence[dict[str, Any]], base: Sequence[dict[str, Any
         if entry["status"] != NEW:
             continue
         fault, invariant = entry["fault"], entry["invariant"]
-        seed = int((entry["why"] or {}).get("seed", 0))
+        seed = _failed_at(head, fault, invariant)
         pairs = [(seed, _at(base, fault, seed, invariant), _at(head, fault, seed, invariant))]
         pairs += [(s, _at(base_reruns, fault, s, invariant), _at(head_reruns, fault, s, invariant))
                   for s in seeds(seed, reruns)]

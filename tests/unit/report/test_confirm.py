@@ -73,7 +73,7 @@ def test_decisions_pair_each_side_by_seed_from_the_first_pass_and_the_reruns() -
     base = _runs("worker_crash", {1: "pass", 2: "pass"})
     head = _runs("worker_crash", {1: "pass", 2: "fail"})  # new at seed 2
     comparison = compare.classify(base, head)
-    assert confirm.pending(comparison) == {"worker_crash": [2]}
+    assert confirm.pending(comparison, head) == {"worker_crash": [2]}
     base_again = _runs("worker_crash", {2: "pass", 1002: "fail"})
     head_again = _runs("worker_crash", {2: "fail", 1002: "fail"})
     found = confirm.decisions(comparison, base, head, base_again, head_again, 2)
@@ -86,6 +86,19 @@ def test_decisions_pair_each_side_by_seed_from_the_first_pass_and_the_reruns() -
         compare.FLAKY, "head failed 3 of 3, base failed 1 of 3")
     missing = confirm.decisions(comparison, base, head, [], head_again, 2)  # no base rerun
     assert missing[("worker_crash", INV)]["status"] == compare.UNKNOWN
+
+
+def test_the_reruns_start_at_the_seed_the_head_failed_at_not_one_it_erred_at() -> None:
+    base = _runs("none", {1: "pass", 2: "pass"})
+    head = _runs("none", {1: "error", 2: "fail"})
+    comparison = compare.classify(base, head)
+    [entry] = [e for e in comparison if e["invariant"] == INV]
+    assert (entry["status"], entry["why"]["seed"]) == (compare.NEW, 1)  # fail beats error
+    assert confirm.pending(comparison, head) == {"none": [2]}
+    again = _runs("none", {2: "fail", 1002: "fail"})
+    found = confirm.decisions(comparison, base, head, _runs("none", {2: "pass", 1002: "pass"}),
+                              again, 2)
+    assert found[("none", INV)]["status"] == compare.NEW
 
 
 # --- the comparison, the comment, the terminal and merge -------------------------------------
