@@ -22,6 +22,7 @@ from kit import interrupt, runcost, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
 from kit.mutate import command as mutate_command
+from kit.report.confirm import DEFAULT as CONFIRM
 from kit.report.escape import terminal as t
 from kit.report.show import show
 from kit.sandbox import limits
@@ -183,22 +184,65 @@ def cmd_eval(args: argparse.Namespace) -> int:
     console.print(f"reproduce: {t(command)}")
     seeds = list(range(args.seed, args.seed + args.repeat))
     base: tuple[baseline.Base, list[RunResult]] | None = None
+    decisions: dict[tuple[str, str], dict[str, Any]] = {}
     if args.baseline:
-        with baseline.checkout(args.baseline, solution) as side:
-            base_solution = _solution(str(side.solution), sc.golden, sc.terraform.dir)
-            _team_preflight(sc, base_solution)
-            console.print(t(f"baseline: {args.baseline} in {side.solution}"))
-            base = side, _grade(args, sc, base_solution, faults, seeds, out / "baseline",
-                                emulator, url, "base: ")[0]
-    results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url,
-                               "head: " if base else "")
+        base, results, findings, decisions = _both_sides(args, sc, solution, faults, seeds,
+                                                         out, emulator, url)
+    else:
+        results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url, "")
     reproduce = _eval_command(sc.name, args, baseline.relative(solution, src),
                               [baseline.relative(Path(d), src) for d in args.scenarios])
     return _report(sc, solution, results, command, out,
                    (agreement(results) if args.repeat > 1 else []) + _findings_lines(findings),
                    findings, base=base, fail_on=args.fail_on, source=src,
                    reproduce=f"git checkout {src.commit[:12]} && {reproduce}" if src
-                   else command)
+                   else command, decisions=decisions)
+
+
+def _both_sides(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[str],
+                seeds: list[int], out: Path, emulator: str, url: str | None
+                ) -> tuple[Any, list[RunResult], list[Any], dict[tuple[str, str], Any]]:
+    """With --baseline: (the base, its runs), the head's runs and findings, and the
+    reruns' decisions on the head's new failures (graded while the base is checked out)."""
+    from kit.run import baseline
+
+    with baseline.checkout(args.baseline, solution) as side:
+        base_solution = _solution(str(side.solution), sc.golden, sc.terraform.dir)
+        _team_preflight(sc, base_solution)
+        console.print(t(f"baseline: {args.baseline} in {side.solution}"))
+        base_runs = _grade(args, sc, base_solution, faults, seeds, out / "baseline",
+                           emulator, url, "base: ")[0]
+        results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url,
+                                   "head: ")
+        decisions = _confirm(args, sc, (base_solution, solution), (base_runs, results), out,
+                             emulator, url)
+    return (side, base_runs), results, findings, decisions
+
+
+def _confirm(args: argparse.Namespace, sc: Scenario, solutions: tuple[Path, Path],
+             graded: tuple[list[RunResult], list[RunResult]], out: Path, emulator: str,
+             url: str | None) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each new failure rerun --confirm times on both sides (at the seed it failed at,
+    then at fresh seeds) and decided new, flaky or unknown (kit/report/confirm.py)."""
+    from kit.report import compare, confirm
+
+    base, head = ([run.to_dict() for run in runs] for runs in graded)
+    comparison = compare.classify(base, head)
+    todo = confirm.pending(comparison, head)
+    if args.confirm <= 0 or not todo:
+        return {}
+    console.print(t(f"confirm: {sum(e['status'] == compare.NEW for e in comparison)} new "
+                    f"failure(s) under {', '.join(todo)}, each rerun {args.confirm} time(s) "
+                    "on both sides"))
+    reruns: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+    for fault, first in todo.items():
+        again = sorted({s for seed in first for s in confirm.seeds(seed, args.confirm)})
+        for name, where in zip(("base", "head"), solutions, strict=True):
+            found = _grade(args, sc, where, [fault], again, out / "confirm" / name,
+                           emulator, url, f"confirm {name}: ")[0]
+            reruns[name] += [run.to_dict() for run in found]
+    return confirm.decisions(comparison, base, head, reruns["base"], reruns["head"],
+                             args.confirm)
 
 
 def _eval_command(name: str, args: argparse.Namespace, solution: str,
@@ -210,6 +254,7 @@ def _eval_command(name: str, args: argparse.Namespace, solution: str,
             + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
             + (f" --baseline {args.baseline}" if args.baseline else "")
             + (f" --fail-on {args.fail_on}" if args.fail_on != "new" else "")
+            + (f" --confirm {args.confirm}" if args.baseline and args.confirm != CONFIRM else "")
             + _emulator_flags(args))
 
 
@@ -254,10 +299,11 @@ def _eval_jobs(args: argparse.Namespace, runs: int) -> int:
 def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str, out: Path,
             notes: list[str], findings: Sequence[Any] = (),
             base: tuple[Any, list[RunResult]] | None = None, fail_on: str = "any",
-            source: Any = None, reproduce: str | None = None) -> int:
+            source: Any = None, reproduce: str | None = None,
+            decisions: dict[tuple[str, str], dict[str, Any]] | None = None) -> int:
     """The verdict table, the failures and `notes`; report.json, junit.xml, summary.md and
-    report.html in `out` (with a base: both sides and the comparison); the exit code of the
-    verdict."""
+    report.html in `out` (with a base: both sides and the comparison, its new failures as
+    the reruns' `decisions` class them); the exit code of the verdict."""
     from dataclasses import asdict
 
     from kit.report import compare, document
@@ -274,7 +320,8 @@ def _report(sc: Scenario, solution: Path, results: list[RunResult], command: str
     else:
         side, runs = base
         doc = compare.attach(doc, document.build(sc, side.shown, runs, command),
-                             fail_on, side.ref or str(side.solution), side.ref, side.commit)
+                             fail_on, side.ref or str(side.solution), side.ref, side.commit,
+                             decisions)
     for line in compare.lines(doc.get("comparison", [])):
         console.print(t(line), highlight=False)
     return _write_reports(doc, out)
@@ -502,6 +549,18 @@ def cmd_toolchain_key(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _reruns(value: str) -> int:
+    """A --confirm value: how many reruns, 0 or more."""
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"--confirm {value!r}: a number of reruns, 0 or "
+                                         "more (0: report new failures without rerunning)")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="kit", description=__doc__)
@@ -536,8 +595,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "solution's repository, exported into a temporary directory) under the "
                     "same faults and seeds; each (fault, invariant) is a new failure, "
                     "fixed, still failing or pass")
-    ev.add_argument("--fail-on", choices=("new", "any"), default="new",
-                    help="with --baseline: fail on new failures only (default) or on any")
+    ev.add_argument("--fail-on", choices=("new", "flaky", "any"), default="new",
+                    help="with --baseline: fail on new failures only (default), also on "
+                    "flaky ones (new on a first pass, not in every rerun), or on any")
+    ev.add_argument("--confirm", type=_reruns, default=CONFIRM, metavar="N",
+                    help="with --baseline: rerun each new failure N times on both sides "
+                    "(its seed, then fresh seeds: seed + 1000 k); new only if the head "
+                    "fails and the base does not in every run, else flaky (default: 2; "
+                    "0: no reruns)")
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
     _add_validate(sub.add_parser("validate", parents=[roots, emulators, executors],

@@ -1,19 +1,20 @@
 """Base versus head (`kit eval --baseline`): each (fault, invariant) judged on both sides
 under the same faults and seeds, classified as a new failure, fixed, still failing, pass,
-or unknown (the kit could not judge one side: never blamed on the PR, never credited).
+or unknown (the kit could not judge one side: never blamed on the PR, never credited). A
+new failure that did not reproduce in every rerun (kit/report/confirm.py) is flaky.
 
 Pure functions over the report documents' runs (kit/report/document.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 NEW, FIXED, STILL, PASS = "new failure", "fixed", "still failing", "pass"
-UNKNOWN, NOT_REACHED = "unknown", "not reached"
-ORDER = (NEW, UNKNOWN, NOT_REACHED, STILL, FIXED, PASS)  # what a reviewer reads first
+UNKNOWN, NOT_REACHED, FLAKY = "unknown", "not reached", "flaky"
+ORDER = (NEW, FLAKY, UNKNOWN, NOT_REACHED, STILL, FIXED, PASS)  # what a reviewer reads first
 NOT_RUN = "-"  # a judged run stopped before this invariant (its gate or deploy failed)
-FAIL_ON = ("new", "any")
+FAIL_ON = ("new", "flaky", "any")
 
 
 def side_verdict(runs: Sequence[dict[str, Any]], fault: str, invariant: str) -> str:
@@ -94,24 +95,40 @@ def counts(comparison: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 
 def verdict(comparison: Sequence[dict[str, Any]], head_outcome: str, fail_on: str) -> str:
-    """The check's verdict: `new` (default) fails only on new failures and is `error` when
-    nothing new failed but some pair is unknown; `any` is the head's own outcome."""
+    """The check's verdict: `new` (default) fails only on new failures (a flaky one alone
+    never fails it) and is `error` when nothing new failed but some pair is unknown;
+    `flaky` fails on flaky ones too; `any` is the head's own outcome."""
     if fail_on == "any":
         return head_outcome
     found = counts(comparison)
-    if found[NEW]:
+    if found[NEW] or (fail_on == "flaky" and found[FLAKY]):
         return "fail"
     return "error" if found[UNKNOWN] else "pass"
 
 
+def confirmed(comparison: list[dict[str, Any]],
+              decisions: Mapping[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """The comparison with each new failure's reruns (`confirm`) and the class they gave
+    it: new, flaky or unknown (kit/report/confirm.py decides)."""
+    entries = []
+    for entry in comparison:
+        found = decisions.get((entry["fault"], entry["invariant"]))
+        if entry["status"] == NEW and found is not None:
+            entry = entry | {"status": found["status"], "confirm": found}
+        entries.append(entry)
+    return sorted(entries, key=lambda e: ORDER.index(e["status"]))
+
+
 def attach(head: dict[str, Any], base: dict[str, Any] | None, fail_on: str,
-           given: str | None = None, ref: str | None = None, commit: str | None = None
+           given: str | None = None, ref: str | None = None, commit: str | None = None,
+           decisions: Mapping[tuple[str, str], dict[str, Any]] | None = None
            ) -> dict[str, Any]:
-    """The head's report document with the base's side (`baseline`), the `comparison`,
-    `fail_on` and the check's `verdict` added (without a base: the head's outcome)."""
+    """The head's report document with the base's side (`baseline`), the `comparison`
+    (with the reruns' `decisions` on new failures), `fail_on` and the check's `verdict`
+    added (without a base: the head's outcome)."""
     if base is None:
         return head | {"fail_on": fail_on, "verdict": head["outcome"]}
-    comparison = classify(base["runs"], head["runs"])
+    comparison = confirmed(classify(base["runs"], head["runs"]), decisions or {})
     side = {"given": given, "ref": ref, "commit": commit, "solution": base["solution"],
             "outcome": base["outcome"], "reward": base["reward"], "runs": base["runs"]}
     return head | {"baseline": side, "comparison": comparison, "fail_on": fail_on,
@@ -124,7 +141,9 @@ def lines(comparison: Sequence[dict[str, Any]]) -> list[str]:
     for entry in comparison:
         if entry["status"] != PASS:
             said = (entry["why"] or {}).get("summary", "")
+            reruns = (entry.get("confirm") or {}).get("summary")
             found.append(f"{entry['status']}: {entry['fault']} {entry['invariant']} "
-                         f"(base {entry['base']}, head {entry['head']})"
+                         f"(base {entry['base']}, head {entry['head']}"
+                         + (f"; {reruns}" if reruns else "") + ")"
                          + (f": {said}" if said else ""))
     return found

@@ -26,8 +26,11 @@ Format `kit.report/2`:
   and with `kit eval --baseline` (kit/report/compare.py):
   baseline {given, ref, commit, solution, outcome, reward, runs [as runs]},
   comparison [{fault, invariant, base, head (pass|fail|error|-), status (new failure|
-    unknown|not reached|still failing|fixed|pass), why {seed, verdict, summary} | null}],
-  fail_on (new|any), verdict (the check's: pass|fail|error, what the exit code says).
+    flaky|unknown|not reached|still failing|fixed|pass), why {seed, verdict, summary} | null,
+    confirm (a first-pass new failure's reruns, kit/report/confirm.py) {status, runs [{seed,
+    base, head}] (the first pass's run, then each rerun's), of, head_failed, base_failed,
+    unjudged, summary} | absent}],
+  fail_on (new|flaky|any), verdict (the check's: pass|fail|error, what the exit code says).
 
 `emulators` says which emulator served each AWS service of the run (kit/sandbox/emulator.py).
 `fidelity_findings` come from `kit eval --cross-check` (kit/crosscheck.py): invariants whose

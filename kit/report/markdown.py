@@ -11,6 +11,7 @@ from kit.report.escape import code, fence, md
 ICON = {"pass": "pass", "fail": "**FAIL**", "error": "error"}
 EVIDENCE = 600  # characters of a failure's evidence in the comment (the rest: report.json)
 SECTIONS = ((compare.NEW, "New failures (this PR)"),
+            (compare.FLAKY, "Flaky: did not reproduce in every rerun"),
             (compare.UNKNOWN, "Unknown: the kit could not judge one side"),
             (compare.NOT_REACHED, "Not reached: the PR's runs stopped before these"),
             (compare.STILL, "Still failing (already on the base)"),
@@ -99,8 +100,7 @@ def _changes(document: dict[str, Any]) -> list[str]:
     shown = [f"{n} {kind}" for kind, n in found.items() if n and kind != compare.PASS]
     lines = [f"Against the base {name}: " + (", ".join(shown) or "nothing changed")
              + f"; {found[compare.PASS]} passing on both.",
-             *(["", "Fails only on new failures (`--fail-on any`: on every failure)."]
-               if document.get("fail_on") == "new" else [])]
+             *_fail_on_line(document.get("fail_on"))]
     for kind, title in SECTIONS:
         entries = [e for e in document["comparison"] if e["status"] == kind]
         if entries:
@@ -108,11 +108,32 @@ def _changes(document: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _fail_on_line(fail_on: str | None) -> list[str]:
+    """What the verdict fails on, when it is not every failure."""
+    if fail_on == "new":
+        return ["", "Fails only on new failures, not on flaky ones (`--fail-on flaky`: on "
+                "those too; `--fail-on any`: on every failure)."]
+    if fail_on == "flaky":
+        return ["", "Fails on new failures and on flaky ones (`--fail-on any`: on every "
+                "failure)."]
+    return []
+
+
+def _reruns(entry: dict[str, Any]) -> str:
+    """How often a new failure failed in its reruns, on both sides, and at which seeds."""
+    found = entry.get("confirm")
+    if not found:
+        return ""
+    where = ", ".join(str(r["seed"]) for r in found["runs"][1:])
+    return f"; reruns: {md(found['summary'])} (the first run, then seeds {md(where)})"
+
+
 def _entry(document: dict[str, Any], entry: dict[str, Any]) -> str:
     why = entry["why"] or {}
     seed = f" (seed {why['seed']})" if "seed" in why else ""
     said = md(why.get("summary") or f"base {entry['base']}, head {entry['head']}")
-    text = f"- **{md(entry['fault'])}**{seed} {code(entry['invariant'])}: {said}"
+    text = f"- **{md(entry['fault'])}**{seed} {code(entry['invariant'])}: {said}" \
+        + _reruns(entry)
     if entry["status"] == compare.NEW and "seed" in why:
         text += _evidence(document, entry["fault"], why["seed"], entry["invariant"])
     return text

@@ -88,7 +88,14 @@ def merge(paths: Sequence[Path]) -> dict[str, Any]:
     base = document.recompute({"runs": _runs(docs, "base"), "reward_spec":
                                first.get("reward_spec"), "solution": side["solution"]})
     return compare.attach(head, base, first["fail_on"], side.get("given"), side.get("ref"),
-                          side.get("commit"))
+                          side.get("commit"), _decisions(docs))
+
+
+def _decisions(docs: list[tuple[Path, dict[str, Any]]]) -> dict[tuple[str, str], Any]:
+    """The reruns' decisions on new failures, as each report made them (a report runs a
+    fault's reruns itself, so a (fault, invariant) has its decision in one report)."""
+    return {(e["fault"], e["invariant"]): e["confirm"] for _, doc in docs
+            for e in doc.get("comparison", []) if e.get("confirm")}
 
 
 def _without_fault(command: str) -> str:

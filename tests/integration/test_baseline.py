@@ -1,6 +1,7 @@
 """`kit eval --baseline <git ref>` on a repository of two commits made here (issue 27's
 acceptance): main already fails an invariant; a PR that breaks nothing passes (exit 0, the
-failure listed as still failing), one that adds a defect fails on it alone (exit 1). The
+failure listed as still failing), one that adds a defect fails on it alone (exit 1), after
+its new failure reproduced in a rerun of both sides (`--confirm 1`: two runs more). The
 base is checked out in a temporary worktree that is gone afterwards. One fault (`none`),
 two runs per command: an agent task's scenario (the reward shown; in make test) and the
 team repository (team mode, --scenarios, no reward shown; slow: make validate)."""
@@ -46,10 +47,10 @@ def _repository(tmp: Path, source: Path, main_defect: Path, pr: Path | None) -> 
     return repo
 
 
-def _eval(args: list[str], out: Path) -> tuple[int, str, dict, str]:
+def _eval(args: list[str], out: Path, confirm: int = 2) -> tuple[int, str, dict, str]:
     """kit eval --baseline main under `none`: exit code, stderr, report.json, summary.md."""
     done = subprocess.run([sys.executable, "-m", "kit.cli", "eval", *args, "--fault", "none",
-                           "--baseline", "main", "--out", str(out)],
+                           "--baseline", "main", "--confirm", str(confirm), "--out", str(out)],
                           capture_output=True, text=True, timeout=1200, check=False)
     [report] = sorted(out.rglob("report.json"))
     return (done.returncode, done.stderr, json.loads(report.read_text()),
@@ -97,11 +98,18 @@ def test_a_pr_adding_a_defect_fails_on_it_alone(tmp_path: Path) -> None:
                        variants / "bucket-sse-s3" / "change.patch",
                        variants / "bucket-readable-by-account" / "change.patch")
     code, err, doc, summary = _eval(["iam-boundary", "--solution", str(repo)],
-                                    tmp_path / "out")
+                                    tmp_path / "out", confirm=1)
     assert code == 1, err
     found = {e["invariant"]: e["status"] for e in doc["comparison"] if e["status"] != "pass"}
     assert found == {"iam.resource_exposure": "new failure",
                      "encryption.at_rest": "still failing"}
+    # The new failure was rerun once on each side at its seed, and reproduced.
+    [new] = [e for e in doc["comparison"] if e["status"] == "new failure"]
+    assert new["confirm"]["runs"] == [{"seed": 1, "base": "pass", "head": "fail"}] * 2
+    assert "confirm: 1 new failure(s) under none" in err
+    assert "reruns: head failed 2 of 2, base failed 0 of 2" in summary
+    assert {p.parent.name for p in (tmp_path / "out").rglob("none-seed1")
+            if p.parent.parent.name == "confirm"} == {"base", "head"}
     assert summary.index("### New failures") < summary.index("### Still failing") \
         < summary.index("| invariant |")
     assert "- **none** (seed 1) `iam.resource_exposure`" in summary
