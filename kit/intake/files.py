@@ -125,9 +125,10 @@ def read_regular(root: Path, relative: str | PurePath, limit: int) -> bytes | No
                          | os.O_CLOEXEC, dir_fd=parent)
     except (OSError, SolutionError):
         return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:  # a directory opens too
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
         data = handle.read(limit + 1)
     return data if len(data) <= limit else None

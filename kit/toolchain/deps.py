@@ -38,9 +38,11 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 
 from kit.errors import InputError, ToolchainError
+from kit.intake.files import read_regular
 from kit.toolchain import runtime
 
 MANIFEST = "kit-deps.json"
+MAX_DECLARATION = 1_000_000  # bytes of requirements.txt or pyproject.toml
 FILES = ("requirements.txt", "pyproject.toml")
 PIP_TIMEOUT = 900  # seconds for one build (downloads from the index included)
 # pip reads a requirement that ends like an archive as a file path (pip's
@@ -79,24 +81,25 @@ def declared(directory: Path) -> Requirements | None:
     file and line or field for one the kit will not install."""
     for name in FILES:
         path = directory / name
-        if path.is_file():
-            items = _requirements_txt(path) if name == FILES[0] else _pyproject(path)
+        if os.path.lexists(path):
+            text = _read(directory, name)
+            items = _requirements_txt(path, text) if name == FILES[0] else _pyproject(path, text)
             return Requirements(path, items) if items else None
     return None
 
 
-def _requirements_txt(path: Path) -> tuple[str, ...]:
+def _requirements_txt(path: Path, text: str) -> tuple[str, ...]:
     items = []
-    for number, line in enumerate(_read(path).splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         text = line.split(" #", 1)[0].strip()
         if text and not text.startswith("#"):
             items.append(_checked(text, f"{path}:{number}"))
     return tuple(items)
 
 
-def _pyproject(path: Path) -> tuple[str, ...]:
+def _pyproject(path: Path, text: str) -> tuple[str, ...]:
     try:
-        data = tomllib.loads(_read(path))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
     found = data.get("project", {}).get("dependencies", [])
@@ -106,11 +109,18 @@ def _pyproject(path: Path) -> tuple[str, ...]:
     return tuple(_checked(item, f"{path}: field project.dependencies") for item in found)
 
 
-def _read(path: Path) -> str:
+def _read(directory: Path, name: str) -> str:
+    """The declaration's text, read as root without following a link (the repository's
+    own file: a link to a host file would put the host's text into pip's words)."""
+    data = read_regular(directory, name, MAX_DECLARATION)
+    if data is None:
+        raise InputError(f"{directory / name}: not a regular file of at most "
+                         f"{MAX_DECLARATION} bytes (a link, or a directory on the way that "
+                         "is one, is not followed)")
     try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+        return data.decode()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{directory / name}: cannot read: {exc}") from None
 
 
 def _checked(text: str, where: str) -> str:

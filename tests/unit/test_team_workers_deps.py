@@ -169,3 +169,15 @@ def test_the_build_s_pip_keeps_only_the_host_s_index_settings() -> None:
                                 "PIP_CONFIG_FILE": "./pip.conf", "PIP_TARGET": "/"})
     assert env == {"PATH": "/bin", "PIP_INDEX_URL": "https://mirror/simple",
                    "PIP_NO_INPUT": "1"}
+
+
+def test_a_declaration_that_is_a_link_is_refused_unread(tmp_path: Path) -> None:
+    secret = tmp_path / "host-secret"
+    secret.write_text("root-only-canary\n")
+    workers = tmp_path / "app"
+    workers.mkdir()
+    (workers / "requirements.txt").symlink_to(secret)
+    with pytest.raises(InputError) as caught:
+        deps.declared(workers)
+    assert "is not followed" in str(caught.value)
+    assert "root-only-canary" not in str(caught.value)

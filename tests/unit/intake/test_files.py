@@ -83,6 +83,8 @@ def test_reading_follows_no_link_and_waits_on_no_fifo(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to(tmp_path / "real")
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "dir").symlink_to(tmp_path)
+    (tmp_path / "sub").mkdir()
+    assert files.read_regular(tmp_path, "sub", 10) is None  # a directory is no file
     assert files.read_regular(tmp_path, "real", 10) == b"data"
     assert files.read_regular(tmp_path, "real", 3) is None  # over the limit
     done: list[object] = []

@@ -3,9 +3,9 @@ validate jobs that build it at the same time keep one whole copy."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
-from multiprocessing import Pool
 from pathlib import Path
 
 from kit.sandbox.postgres import publish
@@ -38,15 +38,22 @@ def test_a_template_published_first_is_kept_whole(tmp_path: Path) -> None:
     assert sorted(os.listdir(target.parent)) == ["16"]
 
 
-def _publish_one(args: tuple[str, str]) -> None:
-    root, name = args
+def _publish_one(root: str, name: str) -> None:
     publish(_built(Path(root), name), Path(root, "cache", "16"))
 
 
 def test_processes_publishing_at_once_leave_one_whole_template(tmp_path: Path) -> None:
+    # Plain processes, spawned: a fork of this (threaded) pytest worker could inherit a held
+    # lock, and a Pool's terminate could kill a worker holding its queue's (both hung here).
     (tmp_path / "cache").mkdir()
-    with Pool(4) as pool:
-        pool.map(_publish_one, [(str(tmp_path), f"p{n}") for n in range(8)])
+    spawn = multiprocessing.get_context("spawn")
+    procs = [spawn.Process(target=_publish_one, args=(str(tmp_path), f"p{n}"))
+             for n in range(8)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(120)
+    assert [proc.exitcode for proc in procs] == [0] * 8
     target = tmp_path / "cache" / "16"
     assert sorted(os.listdir(target)) == ["PG_VERSION", "base"]
     assert (target / "PG_VERSION").read_text().startswith("16 from p")
