@@ -1,0 +1,427 @@
+"""Every call under kit/ that opens, copies, moves, removes or runs something, reviewed
+(issue 44, Acceptance 3: no shutil.copytree, open(, write_text or subprocess on a solution
+path outside the intake module and the sandbox).
+
+The kit runs as root on the host and grades a hostile solution. kit/intake/ (no-follow
+reads and creates, git as data) and kit/sandbox/ are the places allowed to touch what a
+solution controls; every other module's calls of the kinds below are found with `ast` and
+compared with REVIEWED (each site's reason) and SOLUTION_PATH_TODO (sites that do touch a
+solution-controlled path outside the intake: known, to be moved behind it). A call that is
+in neither fails the test (review it and list it), and so does an entry whose call is gone
+(remove it). A site is keyed by (module, enclosing function's qualified name, call): one
+entry covers every such call in that function, so a new call of a listed kind in a listed
+function is not seen here; read the function when you change it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED = ("kit/intake/", "kit/sandbox/")  # the trust boundary: not walked
+
+# Calls that open, copy, move, remove or run something, by the module that provides them;
+# a method below called on any other object (a Path) is named by the method alone.
+MODULE_CALLS = {
+    "shutil": frozenset({"copytree", "copy", "copy2", "copyfile", "move", "rmtree"}),
+    "subprocess": frozenset({"run", "Popen", "check_output", "check_call", "call",
+                             "getoutput", "getstatusoutput"}),
+    "os": frozenset({"open", "system", "popen"}),
+    "asyncio": frozenset({"create_subprocess_exec", "create_subprocess_shell"}),
+}
+OS_PREFIXES = ("exec", "spawn", "posix_spawn")  # os.execv, os.spawnl, os.posix_spawnp, ...
+METHODS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes",
+                     "unlink", "mkdir", "symlink_to", "rename"})
+Site = tuple[str, str]  # (enclosing function's qualified name, call)
+
+
+def _imported(tree: ast.Module) -> dict[str, str]:
+    """Local name -> what it was imported as (`sp` -> `subprocess`, `run` -> `subprocess.run`)."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name: a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
+def _watched(dotted: str) -> bool:
+    module, _, name = dotted.rpartition(".")
+    return name in MODULE_CALLS.get(module, ()) or (module == "os" and name.startswith(OS_PREFIXES))
+
+
+def call_name(func: ast.expr, names: dict[str, str]) -> str | None:
+    """The watched call `func` names, or None."""
+    if isinstance(func, ast.Name):
+        if func.id in names:
+            return names[func.id] if _watched(names[func.id]) else None
+        return "open" if func.id == "open" else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    module = names.get(func.value.id) if isinstance(func.value, ast.Name) else None
+    if module and (_watched(f"{module}.{func.attr}") or func.attr in METHODS):
+        return f"{module}.{func.attr}"
+    return f".{func.attr}" if func.attr in METHODS else None
+
+
+def sites(source: str) -> set[Site]:
+    """Every watched call of `source`, as (qualified name of the function or class around
+    it, or `<module>`; the call's name)."""
+    tree = ast.parse(source)
+    names = _imported(tree)
+    found: set[Site] = set()
+
+    def visit(node: ast.AST, scope: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = scope
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = f"{scope}.{child.name}" if scope else child.name
+            if isinstance(child, ast.Call) and (name := call_name(child.func, names)):
+                found.add((scope or "<module>", name))
+            visit(child, inner)
+
+    visit(tree, "")
+    return found
+
+
+Key = tuple[str, str, str]  # (module path from the repository root, function, call)
+
+# What a reviewed site touches (the reason it is not a solution path):
+# a path the kit owns: its caches and toolchain, its own source files, the reports and run
+# directories it writes (and reads back), its own temp dirs and the sandbox's work dirs
+KIT = "a path the kit owns (cache, toolchain, reports, its own temp dir)"
+# the kit's own scenario, golden and variant files (trusted input; a team's .kit/ is not)
+SCENARIO = "the kit's own scenario/golden/variant files (trusted input)"
+# a name the kit chose in a run's copy, after the gate, that cannot be a link (the comment
+# above each entry says why)
+COPY = "the run's copy, through a name the kit chose, after the gate (say why it cannot be a link)"
+# a path the operator passed on the command line or in the job's environment
+USER_ARG = "a path the user passed on the command line (trusted operator input)"
+REASONS = frozenset({KIT, SCENARIO, COPY, USER_ARG})
+
+REVIEWED: dict[Key, str] = {
+    # summary.md the kit wrote under --report
+    ("kit/ci/comment.py", "body", ".read_text"): KIT,
+    # GITHUB_EVENT_PATH, the runner's event payload (the workflow's environment)
+    ("kit/ci/github.py", "from_environment", ".read_text"): USER_ARG,
+    ("kit/cli.py", "_drill_report", ".write_text"): KIT,
+    # Ray's temp dir
+    ("kit/cluster.py", "connected", "shutil.rmtree"): KIT,
+    # a run dir or a temp target the kit named (extractall with filter='data')
+    ("kit/cluster.py", "unpack", ".mkdir"): KIT,
+    # an archive in memory, extracted with filter='data' into the kit's directory
+    ("kit/cluster.py", "unpack", "tarfile.open"): KIT,
+    # kit modules vendor --from: the operator's terraform init output
+    ("kit/deploy/modules.py", "_copy_package", "shutil.copytree"): USER_ARG,
+    # kit modules vendor --to: the cache the operator names
+    ("kit/deploy/modules.py", "_copy_package", "shutil.rmtree"): USER_ARG,
+    # kit modules vendor --to
+    ("kit/deploy/modules.py", "vendor", ".mkdir"): USER_ARG,
+    # kit modules vendor --to
+    ("kit/deploy/modules.py", "vendor", ".write_text"): USER_ARG,
+    ("kit/deploy/provider.py", "ProviderServer.__init__", ".mkdir"): KIT,
+    ("kit/deploy/provider.py", "ProviderServer._ready", ".read_text"): KIT,
+    # workdir/home beside the copy
+    ("kit/deploy/terraform.py", "Terraform.__init__", ".mkdir"): KIT,
+    # links in the provider's own cwd (the sandbox's), to the copy's entries; the provider
+    # follows them confined
+    ("kit/deploy/terraform.py", "_link_into_provider_cwd", ".symlink_to"): KIT,
+    # stale links in the provider's own cwd
+    ("kit/deploy/terraform.py", "_link_into_provider_cwd", ".unlink"): KIT,
+    ("kit/deploy/terraform.py", "_outside_the_build", ".read_text"): KIT,
+    ("kit/history.py", "History.load", ".read_bytes"): KIT,
+    ("kit/history.py", "History.save", ".write_text"): KIT,
+    # the kit's own bootstrap.py
+    ("kit/lambdas/invoke.py", "<module>", ".read_text"): KIT,
+    ("kit/lambdas/invoke.py", "Environment._spawn", ".open"): KIT,
+    # by the descriptor of files.directory; the name lstat'ed a real directory;
+    # rmtree(dir_fd=) follows no link
+    ("kit/lambdas/package.py", "_fresh", "shutil.rmtree"): COPY,
+    # in the directory the .mkdir just made (it failed if the name was taken): nothing in it
+    ("kit/mutate/reach.py", "Traced.solution", ".write_text"): COPY,
+    ("kit/mutate/reach.py", "load", ".read_text"): KIT,
+    ("kit/mutate/reach.py", "measure", ".read_text"): KIT,
+    ("kit/mutate/reach.py", "save", ".mkdir"): KIT,
+    ("kit/mutate/reach.py", "save", ".write_text"): KIT,
+    ("kit/mutate/report.py", "write", ".mkdir"): KIT,
+    ("kit/mutate/report.py", "write", ".write_text"): KIT,
+    ("kit/mutate/reuse.py", "_from_runs", ".read_text"): KIT,
+    ("kit/mutate/reuse.py", "load", ".read_text"): KIT,
+    ("kit/rds/backups.py", "Backups.remove", "shutil.rmtree"): KIT,
+    ("kit/rds/plane.py", "DataPlane.enable", ".mkdir"): KIT,
+    ("kit/rds/plane.py", "DataPlane.reset", "shutil.rmtree"): KIT,
+    ("kit/rds/server.py", "PgServer._copy", ".unlink"): KIT,
+    ("kit/rds/server.py", "PgServer._copy", "subprocess.run"): KIT,
+    ("kit/rds/server.py", "PgServer.configure", ".write_text"): KIT,
+    ("kit/rds/server.py", "PgServer.destroy", "shutil.rmtree"): KIT,
+    ("kit/rds/server.py", "own", ".mkdir"): KIT,
+    ("kit/rds/server.py", "run_tool", "subprocess.Popen"): KIT,
+    ("kit/rds/snapshots.py", "Snapshots.clear", "shutil.rmtree"): KIT,
+    ("kit/report/document.py", "load", ".read_text"): KIT,
+    ("kit/report/document.py", "write", ".mkdir"): KIT,
+    ("kit/report/document.py", "write", ".write_text"): KIT,
+    ("kit/report/html.py", "write", ".mkdir"): KIT,
+    ("kit/report/html.py", "write", ".write_text"): KIT,
+    ("kit/report/junit.py", "write", ".mkdir"): KIT,
+    ("kit/report/junit.py", "write", ".write_text"): KIT,
+    ("kit/report/markdown.py", "write", ".mkdir"): KIT,
+    ("kit/report/markdown.py", "write", ".write_text"): KIT,
+    # the session's temp dir (rmtree follows no link)
+    ("kit/rl/session.py", "KitSession.close", "shutil.rmtree"): KIT,
+    ("kit/rl/tools.py", "ci_report", ".read_text"): KIT,
+    # the workspace root, in the session's fresh temp dir
+    ("kit/rl/workspace.py", "Workspace.__init__", ".mkdir"): KIT,
+    ("kit/run/baseline.py", "_exported", ".mkdir"): KIT,
+    ("kit/run/baseline.py", "_exported", "shutil.rmtree"): KIT,
+    ("kit/run/deploy.py", "_baseline", ".mkdir"): KIT,
+    ("kit/run/drill.py", "DrillWorkload._runbook_env", ".mkdir"): KIT,
+    ("kit/run/pipeline.py", "_keep_service_logs", ".mkdir"): KIT,
+    ("kit/run/pipeline.py", "_keep_service_logs", ".open"): KIT,
+    ("kit/run/pipeline.py", "_keep_service_logs", ".write_bytes"): KIT,
+    ("kit/run/pipeline.py", "run_once", ".mkdir"): KIT,
+    ("kit/run/pipeline.py", "run_once", ".write_text"): KIT,
+    ("kit/run/pipeline.py", "run_once", "shutil.rmtree"): KIT,
+    ("kit/run/queue.py", "QueueWorkload._supervisor", ".mkdir"): KIT,
+    ("kit/runcost.py", "load", ".read_text"): KIT,
+    ("kit/runcost.py", "save", ".mkdir"): KIT,
+    ("kit/runcost.py", "save", ".write_text"): KIT,
+    ("kit/settings.py", "stand_in_fingerprint", ".read_bytes"): KIT,
+    # kit new-scenario: the directory the operator names
+    ("kit/skeleton.py", "create", ".mkdir"): USER_ARG,
+    # the kit's own template
+    ("kit/skeleton.py", "create", ".read_text"): KIT,
+    # kit new-scenario: the directory the operator names
+    ("kit/skeleton.py", "create", ".write_text"): USER_ARG,
+    ("kit/tasks/bundle.py", "write", ".mkdir"): KIT,
+    ("kit/tasks/bundle.py", "write", ".write_text"): KIT,
+    # a fresh temp dir or the bundle's --out
+    ("kit/tasks/bundle.py", "write_files", ".mkdir"): KIT,
+    # a fresh temp dir or the bundle's --out
+    ("kit/tasks/bundle.py", "write_files", ".write_text"): KIT,
+    # the golden with a variant's patch, materialized in a temp dir
+    ("kit/tasks/catalog.py", "read_tree", ".read_text"): SCENARIO,
+    # the scenario's prompt.md
+    ("kit/tasks/catalog.py", "scenario_tasks", ".read_text"): SCENARIO,
+    # a kit scenario variant's change.patch
+    ("kit/tasks/grade.py", "patched_files", ".read_text"): SCENARIO,
+    ("kit/testing/stack.py", "deploy_stack", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "_build_into", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "_point_at_source", ".read_text"): KIT,
+    ("kit/toolchain/__init__.py", "_point_at_source", ".write_text"): KIT,
+    ("kit/toolchain/__init__.py", "_run", ".open"): KIT,
+    ("kit/toolchain/__init__.py", "_run", ".read_text"): KIT,
+    ("kit/toolchain/__init__.py", "_run", "subprocess.run"): KIT,
+    ("kit/toolchain/__init__.py", "build_stand_in", "shutil.copytree"): KIT,
+    ("kit/toolchain/__init__.py", "build_stand_in", "shutil.rmtree"): KIT,
+    ("kit/toolchain/__init__.py", "go_build", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "go_build", ".read_text"): KIT,
+    ("kit/toolchain/__init__.py", "go_build", ".write_text"): KIT,
+    ("kit/toolchain/__init__.py", "go_build", "subprocess.run"): KIT,
+    ("kit/toolchain/__init__.py", "install_debian", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "install_provider", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "install_provider", ".unlink"): KIT,
+    ("kit/toolchain/__init__.py", "install_provider", ".write_text"): KIT,
+    ("kit/toolchain/__init__.py", "install_provider", "shutil.copyfile"): KIT,
+    ("kit/toolchain/__init__.py", "provider_current", ".read_text"): KIT,
+    ("kit/toolchain/__init__.py", "write_cli_config", ".mkdir"): KIT,
+    ("kit/toolchain/__init__.py", "write_cli_config", ".read_text"): KIT,
+    # pip into the kit's staging dir (wheels only; names checked in kit/toolchain/deps.py)
+    ("kit/toolchain/deps.py", "_pip_install", "subprocess.run"): KIT,
+    ("kit/toolchain/deps.py", "ensure", ".mkdir"): KIT,
+    ("kit/toolchain/deps.py", "ensure", ".rename"): KIT,
+    ("kit/toolchain/deps.py", "ensure", ".write_text"): KIT,
+    ("kit/toolchain/deps.py", "ensure", "shutil.rmtree"): KIT,
+    ("kit/toolchain/localstack_install.py", "found", ".read_text"): KIT,
+    ("kit/toolchain/localstack_install.py", "install", ".mkdir"): KIT,
+    ("kit/toolchain/localstack_install.py", "install", ".write_text"): KIT,
+    ("kit/toolchain/localstack_install.py", "install", "shutil.rmtree"): KIT,
+    ("kit/toolchain/localstack_install.py", "python", ".read_text"): KIT,
+    ("kit/toolchain/lockfile.py", "digest", ".read_bytes"): KIT,
+    ("kit/toolchain/lockfile.py", "installed", "subprocess.run"): KIT,
+    ("kit/toolchain/lockfile.py", "locked", ".read_text"): KIT,
+    ("kit/toolchain/lockfile.py", "pinned", ".read_text"): KIT,
+    ("kit/toolchain/provider_patches.py", "patched_source", ".read_text"): KIT,
+    ("kit/toolchain/provider_patches.py", "patched_source", ".rename"): KIT,
+    ("kit/toolchain/provider_patches.py", "patched_source", ".write_text"): KIT,
+    ("kit/toolchain/provider_patches.py", "patched_source", "shutil.copytree"): KIT,
+    ("kit/toolchain/provider_patches.py", "patched_source", "shutil.rmtree"): KIT,
+    ("kit/toolchain/provider_trim.py", "_imports", ".read_text"): KIT,
+    ("kit/toolchain/provider_trim.py", "catalogue", ".read_text"): KIT,
+    ("kit/toolchain/provider_trim.py", "trim", ".read_text"): KIT,
+    ("kit/toolchain/provider_trim.py", "trim", ".write_text"): KIT,
+    ("kit/toolchain/provider_trim.py", "write_catalogue", ".write_text"): KIT,
+    ("kit/toolchain/runtime.py", "base_interpreter", "subprocess.run"): KIT,
+    ("kit/toolchain/runtime.py", "checked_output", "subprocess.run"): KIT,
+    ("kit/toolchain/runtime.py", "install", ".write_text"): KIT,
+    ("kit/toolchain/runtime.py", "install", "shutil.rmtree"): KIT,
+    ("kit/toolchain/runtime.py", "manifest", ".read_text"): KIT,
+    # the target the kit named; rmtree removes a link, never follows it
+    ("kit/variants.py", "patched_copy", "shutil.rmtree"): COPY,
+    ("kit/workload/runbook.py", "RunbookRunner._tail", ".read_text"): KIT,
+    ("kit/workload/supervisor.py", "Supervisor._tail", ".read_text"): KIT,
+    # the run dir's worker log (the worker gets the descriptor)
+    ("kit/workload/supervisor.py", "spawn", ".open"): KIT,
+}
+
+# Sites that read, write or run on a path a solution controls (the solution directory, a
+# run's copy at a name the solution could have made a link, a team repository's .kit/ or
+# workers, an agent's workspace) NOT through kit/intake's no-follow helpers: known breaches
+# of issue 44's Deliver 1, listed so that the ratchet holds while they are moved behind the
+# intake. Fixing one: remove its line here (the test then says it is gone).
+SOLUTION_PATH_TODO: dict[Key, str] = {
+    ("kit/cluster.py", "pack", "tarfile.open"):
+        "Given.shipped (kit/matrix.py) tars the original solution directory as root: tar.add "
+        "opens each file by path, no snapshot",
+    ("kit/deploy/command.py", "run", "subprocess.Popen"):
+        "latent: the unconfined branch would run terraform as root with cwd= the run's copy; no "
+        "caller takes it today (Terraform._cli always passes a confinement)",
+    ("kit/deploy/hcl.py", "parse", ".read_text"):
+        "every *.tf/*.tf.json of the solution (the original directory for the gate and "
+        "preflight, the run's copy for Terraform) by path: is_file and read_text follow a link",
+    ("kit/deploy/modules.py", "read_manifest", ".read_text"):
+        "a team repository's .kit/modules/modules.json by path (lstat-checked just before in "
+        "_cached, not opened with O_NOFOLLOW; its parents unchecked)",
+    ("kit/deploy/modules.py", "seed", "shutil.copytree"):
+        "copies a team repository's .kit/modules/<package> as root into the run's copy (links "
+        "checked by os.walk and realpath, not snapshotted by the intake)",
+    ("kit/deploy/terraform.py", "Terraform.__init__", "shutil.copytree"):
+        "copies the original solution directory (or the RL workspace) as root into the run's "
+        "copy (links kept as links, files opened by path; no intake snapshot)",
+    ("kit/deploy/terraform.py", "Terraform._state", ".read_text"):
+        "terraform.tfstate in the run's copy, which the deploy user writes: a link made there "
+        "is followed by root",
+    ("kit/deploy/terraform.py", "_writes_files", ".read_text"):
+        "every *.tf of the run's copy through links (rglob, is_file and read_text follow them)",
+    ("kit/deploy/values.py", "_tfvars", ".read_text"):
+        "terraform.tfvars(.json) and *.auto.tfvars* of the solution's root module, through a "
+        "link",
+    ("kit/mutate/equivalents.py", "load", ".read_text"):
+        "the scenario directory's equivalents file: a team's .kit/scenarios/<name>/, read "
+        "through a link",
+    ("kit/mutate/reach.py", "Traced.solution", ".mkdir"):
+        ".kit-reach in the copy, a name the solution may already hold: FileExistsError is the "
+        "kit's error, not files.make_dirs' Taken",
+    ("kit/mutate/reach.py", "Traced.solution", "shutil.copytree"):
+        "copies the original solution directory as root (kit mutate's traced copy; no intake "
+        "snapshot)",
+    ("kit/rl/workspace.py", "Workspace.delete", ".unlink"):
+        "a file of the agent's workspace unlinked by path after resolve()'s check, not through "
+        "the intake's descriptors",
+    ("kit/rl/workspace.py", "Workspace.read", "os.open"):
+        "a file of the agent's workspace by path: O_NOFOLLOW on the last component only (the "
+        "parents checked earlier by resolve())",
+    ("kit/rl/workspace.py", "Workspace.write", ".mkdir"):
+        "parents in the agent's workspace made by path after resolve()'s per-component link "
+        "check, not through the intake's descriptors",
+    ("kit/rl/workspace.py", "Workspace.write", "os.open"):
+        "a file of the agent's workspace by path: O_NOFOLLOW on the last component only (the "
+        "parents checked earlier by resolve())",
+    ("kit/scenario.py", "_read", ".read_text"):
+        "scenario.yaml; in team mode a team repository's .kit/scenarios/<name>/scenario.yaml, "
+        "read through a link",
+    ("kit/tasks/grade.py", "grade_answer", ".read_text"):
+        "the agent workspace's answer.json by path (is_file and read_text follow a link; its "
+        "text reaches the grade's note)",
+    ("kit/variants.py", "load", ".read_text"):
+        "variant.yaml; for a team scenario under the repository's .kit/variants/, read through "
+        "a link",
+    ("kit/variants.py", "patched_copy", "shutil.copytree"):
+        "copies the solution (kit mutate) or the team repository (kit validate's golden) as "
+        "root (links kept, files opened by path; no intake snapshot)",
+    ("kit/variants.py", "patched_copy", "subprocess.run"):
+        "git apply as root on the host, outside any sandbox, in the copy of the solution's tree",
+}
+
+
+def modules() -> dict[str, str]:
+    """Module path -> source, of every module under kit/ outside ALLOWED."""
+    found = {}
+    for path in sorted((ROOT / "kit").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if not rel.startswith(ALLOWED):
+            found[rel] = path.read_text()
+    return found
+
+
+def found_sites(sources: Mapping[str, str]) -> set[Key]:
+    return {(module, *site) for module, source in sources.items() for site in sites(source)}
+
+
+def compare(found: set[Key], listed: Collection[Key]) -> tuple[list[Key], list[Key]]:
+    """(sites found that no table lists, listed sites no longer found)."""
+    return sorted(found - set(listed)), sorted(set(listed) - found)
+
+
+def _show(keys: list[Key]) -> str:
+    return "\n".join(f"  {k!r}," for k in keys)
+
+
+def test_every_call_on_a_path_is_reviewed() -> None:
+    unlisted, stale = compare(found_sites(modules()), [*REVIEWED, *SOLUTION_PATH_TODO])
+    assert not unlisted, (
+        "calls that open, copy, move, remove or run, in no table of "
+        f"{Path(__file__).name}: read each; one on a path a solution controls belongs in "
+        "kit/intake (or, until then, SOLUTION_PATH_TODO), else list it in REVIEWED with its "
+        "reason:\n" + _show(unlisted))
+    assert not stale, "listed calls no longer found (remove them):\n" + _show(stale)
+
+
+def test_the_tables_are_disjoint_and_use_the_defined_reasons() -> None:
+    assert not set(REVIEWED) & set(SOLUTION_PATH_TODO)
+    assert {r for r in REVIEWED.values() if r not in REASONS} == set()
+    assert all(why.strip() for why in SOLUTION_PATH_TODO.values())
+    assert not [k for k in [*REVIEWED, *SOLUTION_PATH_TODO] if k[0].startswith(ALLOWED)]
+
+
+SOURCE = """
+import os
+import shutil as sh
+from pathlib import Path
+from subprocess import run as execute
+
+
+def top(p):
+    return open(p).read()
+
+
+class Copy:
+    def make(self, src, dst):
+        sh.copytree(src, dst)
+        (dst / "x").write_text("y")
+
+        def inner():
+            execute(["git", "status"], cwd=dst)
+            os.execv("/bin/sh", ["sh"])
+            os.unlink(dst / "z")
+
+        return inner
+
+
+Path("a").read_bytes()
+sh.which("git")
+os.path.exists("a")
+"""
+
+
+def test_the_walker_names_each_call_by_its_function() -> None:
+    assert sites(SOURCE) == {
+        ("top", "open"),
+        ("Copy.make", "shutil.copytree"),
+        ("Copy.make", ".write_text"),
+        ("Copy.make.inner", "subprocess.run"),
+        ("Copy.make.inner", "os.execv"),
+        ("Copy.make.inner", "os.unlink"),
+        ("<module>", ".read_bytes"),
+    }
+
+
+def test_an_unlisted_call_is_reported_and_a_gone_one_is_stale() -> None:
+    found = found_sites({"kit/new.py": SOURCE})
+    listed = [k for k in found if k != ("kit/new.py", "Copy.make", ".write_text")]
+    listed.append(("kit/new.py", "gone", "shutil.rmtree"))
+    assert compare(found, listed) == ([("kit/new.py", "Copy.make", ".write_text")],
+                                      [("kit/new.py", "gone", "shutil.rmtree")])
+    assert compare(found, found) == ([], [])
