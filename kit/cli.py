@@ -336,8 +336,9 @@ def _write_reports(doc: dict[str, Any], out: Path) -> int:
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
     html.write(doc, out / "report.html")
-    console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}, "
-                  f"{markdown.reward_line(doc)}); reports in {out}")
+    reward = f", {markdown.reward_line(doc)}" if markdown.shows_reward(doc) else ""
+    console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}{reward}); "
+                  f"reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["verdict"], EXIT_ERROR)
 
 
@@ -479,7 +480,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         runs = sum(len(row.runs) for row in rows)
         if args.jobs == 1 and args.executor == "local" and runs:
             runcost.save(per_run(runs))  # --jobs auto's figures: uncontended runs
-    show(kill_matrix(rows, sc.reward))
+    show(kill_matrix(rows, sc.reward, reward=sc.trust != "team"))
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
     for row in bad:

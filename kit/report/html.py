@@ -18,7 +18,7 @@ from typing import Any
 from kit.history import History, HistoryError
 from kit.iam.usage import summary as usage_summary
 from kit.report import compare
-from kit.report.markdown import SECTIONS
+from kit.report.markdown import SECTIONS, shows_reward
 from kit.report.story import story
 from kit.report.svg import esc, render
 from kit.report.timeline import Timeline
@@ -94,8 +94,8 @@ def render_page(document: dict[str, Any], base: Path) -> str:
     # in summary.md; the head's own outcome is in the overview.
     title = f"kit: {document.get('scenario')}: {document.get('verdict', document.get('outcome'))}"
     body = [f"<h1>{esc(title)}</h1>",
-            f"<p>Solution <code>{esc(document.get('solution'))}</code>; "
-            f"{esc(_reward(document))}</p>",
+            f"<p>Solution <code>{esc(document.get('solution'))}</code>"
+            + (f"; {esc(_reward(document))}" if shows_reward(document) else "") + "</p>",
             f"<p>Reproduce: <code>{esc(document.get('command'))}</code></p>",
             *_comparison(document), _overview(runs)]
     body += [_run_section(i, run, base) for i, run in enumerate(runs)]
