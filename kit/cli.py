@@ -336,8 +336,9 @@ def _write_reports(doc: dict[str, Any], out: Path) -> int:
     junit.write(doc, out / "junit.xml")
     markdown.write(doc, out / "summary.md")
     html.write(doc, out / "report.html")
-    console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}, "
-                  f"{markdown.reward_line(doc)}); reports in {out}")
+    reward = f", {markdown.reward_line(doc)}" if markdown.shows_reward(doc) else ""
+    console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}{reward}); "
+                  f"reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["verdict"], EXIT_ERROR)
 
 
@@ -479,7 +480,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         runs = sum(len(row.runs) for row in rows)
         if args.jobs == 1 and args.executor == "local" and runs:
             runcost.save(per_run(runs))  # --jobs auto's figures: uncontended runs
-    show(kill_matrix(rows, sc.reward))
+    show(kill_matrix(rows, sc.reward, reward=sc.trust != "team"))
     bad = [row for row in rows if not row.ok]
     flaky = [row for row in rows if row.flaky]
     for row in bad:
@@ -513,6 +514,12 @@ def cmd_comment(args: argparse.Namespace) -> int:
     """Create or update the PR's one sticky comment from the reports (GitHub Actions)."""
     from kit.ci import comment
 
+    if args.dry_run:
+        # The body is the kit's own Markdown (every solution value in it was escaped when
+        # summary.md was written), printed raw so it can be piped or diffed; no GitHub.
+        sys.stdout.write(comment.body(Path(args.report), args.name,
+                                      comment.run_link(dict(os.environ))))
+        return EXIT_OK
     posted = comment.post(Path(args.report), args.name)
     console.print(f"comment {posted.action}" + (f": {posted.url}" if posted.url else "")
                   + (f" ({posted.note})" if posted.note else ""))
@@ -675,6 +682,9 @@ def _add_ci(sub: Any, roots: argparse.ArgumentParser) -> None:
                      help="the --out of the kit eval commands: every summary.md under it")
     com.add_argument("--name", default="kit",
                      help="the check's name: one comment per name (hidden marker)")
+    com.add_argument("--dry-run", action="store_true",
+                     help="print the comment's body to stdout and post nothing (offline: "
+                     "no GitHub environment needed)")
     chk = sub.add_parser("check", parents=[roots], help="the static checks of Terraform in "
                          "seconds, no emulator run (the pre-commit hook)")
     chk.add_argument("--static", action="store_true", required=True,

@@ -17,6 +17,8 @@ from typing import Any
 
 from kit.history import History, HistoryError
 from kit.iam.usage import summary as usage_summary
+from kit.report import compare
+from kit.report.markdown import SECTIONS, shows_reward
 from kit.report.story import story
 from kit.report.svg import esc, render
 from kit.report.timeline import Timeline
@@ -88,12 +90,14 @@ def history_path(run: dict[str, Any], base: Path) -> Path | None:
 def render_page(document: dict[str, Any], base: Path) -> str:
     """The whole page: the verdict overview, then each run's section."""
     runs = document.get("runs", [])
-    title = f"kit: {document.get('scenario')}: {document.get('outcome')}"
+    # With a base the check's verdict (new failures only, by default) heads the page, as
+    # in summary.md; the head's own outcome is in the overview.
+    title = f"kit: {document.get('scenario')}: {document.get('verdict', document.get('outcome'))}"
     body = [f"<h1>{esc(title)}</h1>",
-            f"<p>Solution <code>{esc(document.get('solution'))}</code>; "
-            f"{esc(_reward(document))}</p>",
+            f"<p>Solution <code>{esc(document.get('solution'))}</code>"
+            + (f"; {esc(_reward(document))}" if shows_reward(document) else "") + "</p>",
             f"<p>Reproduce: <code>{esc(document.get('command'))}</code></p>",
-            _overview(runs)]
+            *_comparison(document), _overview(runs)]
     body += [_run_section(i, run, base) for i, run in enumerate(runs)]
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
@@ -107,6 +111,46 @@ def _reward(document: dict[str, Any]) -> str:
     detail = document.get("reward_detail") or {}
     text = f"reward {'n/a' if value is None else f'{value:.2f}'}"
     return text + (" (capped: a major invariant failed)" if detail.get("capped") else "")
+
+
+def _comparison(document: dict[str, Any]) -> list[str]:
+    """With a base: the count of each class, then one list per class that is not passing
+    on both sides (new failures first), as summary.md has them."""
+    entries = document.get("comparison")
+    if entries is None:
+        return []
+    base = document.get("baseline") or {}
+    found = compare.counts(entries)
+    name = f"<code>{esc(base.get('ref') or base.get('given'))}</code>" + (
+        f" (commit <code>{esc(str(base['commit'])[:12])}</code>)" if base.get("commit") else "")
+    shown = ", ".join(f"{n} {kind}" for kind, n in found.items() if n and kind != compare.PASS)
+    out = ['<section class="comparison"><h2>Against the base</h2>',
+           f"<p>Against the base {name}: {esc(shown or 'nothing changed')}; "
+           f"{found[compare.PASS]} passing on both.</p>"]
+    runs = document.get("runs", [])
+    for kind, title in SECTIONS:
+        chosen = [e for e in entries if e.get("status") == kind]
+        if chosen:
+            items = "".join(_change(e, runs) for e in chosen)
+            out.append(f'<h3>{esc(title)} ({len(chosen)})</h3><ul class="changes '
+                       f'changes-{kind.replace(" ", "-")}">{items}</ul>')
+    out.append("</section>")
+    return out
+
+
+def _change(entry: dict[str, Any], runs: list[dict[str, Any]]) -> str:
+    """One (fault, invariant): its fault and seed (linked to the run), why, the reruns."""
+    why = entry.get("why") or {}
+    where = esc(entry.get("fault"))
+    if "seed" in why:
+        at = next((n for n, r in enumerate(runs) if (r.get("fault"), r.get("seed"))
+                   == (entry.get("fault"), why["seed"])), None)
+        label = f"{where} (seed {esc(why['seed'])})"
+        where = label if at is None else f'<a href="#run-{at}">{label}</a>'
+    said = why.get("summary") or f"base {entry.get('base')}, head {entry.get('head')}"
+    reruns = (entry.get("confirm") or {}).get("summary")
+    return (f"<li><b>{where}</b> <code>{esc(entry.get('invariant'))}</code>: {esc(said)}"
+            + (f"; reruns: {esc(reruns)}" if reruns else "") + "</li>")
 
 
 def _overview(runs: list[dict[str, Any]]) -> str:

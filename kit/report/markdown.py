@@ -41,7 +41,7 @@ def _solution_line(document: dict[str, Any]) -> str:
              + {True: " with uncommitted changes", None: " (uncommitted changes not judged)"}
              .get(src["dirty"], "")) if src \
         else code(document["solution"])
-    reward = "" if document.get("trust") == "team" else f"; {reward_line(document)}"
+    reward = f"; {reward_line(document)}" if shows_reward(document) else ""
     rerun = document.get("reproduce") or document["command"]
     return f"Solution {where}{reward}. Reproduce: {code(rerun)}"
 
@@ -178,6 +178,12 @@ def _usage_section(runs: list[dict[str, Any]]) -> list[str]:
     """Per role, over every run: granted, used, never used (one line each)."""
     rows = fold.lines(runs)
     return ["", "### Used vs granted", "", *rows] if rows else []
+
+
+def shows_reward(document: dict[str, Any]) -> bool:
+    """Whether a report shows the reward: an agent task's only, never a team's check (its
+    scenario's weights were not written to grade a team's PR)."""
+    return document.get("trust") != "team"
 
 
 def reward_line(document: dict[str, Any]) -> str:

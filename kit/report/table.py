@@ -62,11 +62,12 @@ def agreement(results: Sequence[RunResult]) -> list[str]:
     return lines
 
 
-def kill_matrix(rows: Sequence[Row], spec: RewardSpec) -> Table:
+def kill_matrix(rows: Sequence[Row], spec: RewardSpec, reward: bool = True) -> Table:
     """The kill matrix: each subject, its fault, what must fail, what did, per seed, and
-    the reward of the row's runs."""
+    (unless `reward` is False: a team's scenario) the reward of the row's runs."""
     table = Table(title="kill matrix")
-    for name in ("subject", "fault", "must fail", "failed", "status", "reward"):
+    for name in ("subject", "fault", "must fail", "failed", "status") + (
+            ("reward",) if reward else ()):
         table.add_column(name)
     for row in rows:
         failed = sorted({i for run in row.runs for i, r in run.results.items()
@@ -75,7 +76,7 @@ def kill_matrix(rows: Sequence[Row], spec: RewardSpec) -> Table:
         shown = ", ".join(sorted(set(statuses))) + (f" x{len(statuses)}" if len(statuses) > 1
                                                      else "")
         colour = "green" if row.ok else "red"
-        table.add_row(t(row.subject), t(row.fault), t(", ".join(row.expected) or "(nothing)"),
-                      t(", ".join(failed) or "(nothing)"), f"[{colour}]{shown}[/]",
-                      _number(row.reward(spec)))
+        cells = [t(row.subject), t(row.fault), t(", ".join(row.expected) or "(nothing)"),
+                 t(", ".join(failed) or "(nothing)"), f"[{colour}]{shown}[/]"]
+        table.add_row(*cells, *([_number(row.reward(spec))] if reward else []))
     return table

@@ -5,6 +5,7 @@ never duplicated, against a fake GitHub API on loopback (tests/fakegithub.py) an
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,26 @@ def test_report_without_summary_is_an_input_error(tmp_path: Path, capsys):
     (tmp_path / "empty").mkdir()
     assert cli.main(["comment", "--report", str(tmp_path / "empty")]) == cli.EXIT_USAGE
     assert "no summary.md" in capsys.readouterr().err
+
+
+def test_dry_run_prints_the_body_offline(tmp_path: Path, monkeypatch, capsys):
+    for key in [k for k in os.environ if k.startswith("GITHUB_")]:
+        monkeypatch.delenv(key)
+    report = _reports(tmp_path, "## kit: `orders`: **FAIL**\n\ndry")
+    assert cli.main(["comment", "--report", str(report), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out == comment.body(report, "kit")
+    assert out.startswith(comment.MARKER.format(name="kit")) and "dry" in out
+
+
+def test_dry_run_posts_nothing_even_on_a_pull_request(tmp_path: Path, monkeypatch, capsys):
+    with fakegithub.serve(REPO) as (api, state):
+        for key, value in _env(tmp_path, api, _pull_request(4)).items():
+            monkeypatch.setenv(key, value)
+        report = _reports(tmp_path, "body")
+        assert cli.main(["comment", "--report", str(report), "--name", "ledger",
+                         "--dry-run"]) == 0
+        assert state.requests == [] and state.on(4) == []
+    out = capsys.readouterr().out
+    assert out.startswith(comment.MARKER.format(name="ledger"))
+    assert "actions/runs/42" in out, "the footer a real post would carry is shown too"

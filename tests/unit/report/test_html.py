@@ -249,3 +249,69 @@ def test_the_axis_starts_at_the_workload_when_the_deploy_took_long() -> None:
     # The deploy's last second is drawn from the axis' start, the workload after it.
     assert '<rect x="64.0" y="6"' in svg and ">workload</text>" in svg
     assert story(_queue(), RTO).start == 0.0  # a workload from 0.1 s: nothing to leave out
+
+
+def _side(verdicts: dict[str, str], said: dict[str, str] | None = None) -> dict[str, Any]:
+    """One run's dict as report.json has it, under db_outage at seed 1."""
+    from kit.checks.result import CheckResult
+    from kit.run.result import RunResult
+
+    said = said or {}
+    results = {i: CheckResult(id=i, verdict=v, summary=said.get(i, f"{i}: {v}"))
+               for i, v in verdicts.items()}
+    outcome = "fail" if "fail" in verdicts.values() else "pass"
+    return RunResult("order-pipeline", "sol", "db_outage", 1, outcome, results).to_dict()
+
+
+def _compared() -> dict[str, Any]:
+    """A head against its base with one (fault, invariant) in every class but pass twice:
+    a new, b flaky (its rerun passed), c unknown, f not reached, d still, e fixed."""
+    from kit.report import compare, confirm
+
+    base = [_side({"a": "pass", "b": "pass", "c": "error", "d": "fail", "e": "fail",
+                   "f": "pass", "g": "pass", "h": "pass"})]
+    head = [_side({"a": "fail", "b": "fail", "c": "fail", "d": "fail", "e": "pass",
+                   "g": "pass", "h": "pass"}, said={"a": f"1 of 2 lost (e.g. {HOSTILE})"})]
+    flaky = confirm.decide([(1, "pass", "fail"), (1001, "pass", "pass")])
+    doc = {"scenario": "order-pipeline", "solution": "sol", "outcome": "fail",
+           "command": "kit eval order-pipeline", "reward": 0.5, "reward_detail": {},
+           "runs": head}
+    return compare.attach(doc, doc | {"runs": base}, "new", given="origin/main",
+                          ref=HOSTILE, commit="f" * 40, decisions={("db_outage", "b"): flaky})
+
+
+def test_the_page_shows_the_base_versus_head_comparison_with_counts(tmp_path: Path) -> None:
+    doc = _compared()
+    page = html.render_page(doc, tmp_path)
+    assert "<h1>kit: order-pipeline: fail</h1>" in page
+    assert ("1 new failure, 1 flaky, 1 unknown, 1 not reached, 1 still failing, 1 fixed; "
+            "2 passing on both") in page
+    headings = ["New failures (this PR) (1)", "Flaky: did not reproduce in every rerun (1)",
+                "Unknown: the kit could not judge one side (1)",
+                "Not reached: the PR&#x27;s runs stopped before these (1)",
+                "Still failing (already on the base) (1)", "Fixed by this PR (1)"]
+    at = [page.index(f"<h3>{h}</h3>") for h in headings]
+    assert at == sorted(at), "the classes in summary.md's order, new failures first"
+    assert at[-1] < page.index('class="overview"')
+    for kind, inv in (("new-failure", "a"), ("flaky", "b"), ("unknown", "c"),
+                      ("not-reached", "f"), ("still-failing", "d"), ("fixed", "e")):
+        section = page.split(f'class="changes changes-{kind}">', 1)[1].split("</ul>", 1)[0]
+        assert f"<code>{inv}</code>" in section, kind
+    assert '<a href="#run-0">db_outage (seed 1)</a>' in page
+    assert "reruns: head failed 1 of 2, base failed 0 of 2" in page
+
+
+def test_the_comparison_escapes_what_the_solution_and_the_base_ref_said(tmp_path: Path) -> None:
+    page = html.render_page(_compared(), tmp_path)
+    section = page.split('<section class="comparison">', 1)[1].split("</section>", 1)[0]
+    parsed = _Page()
+    parsed.feed(section)
+    assert "script" not in parsed.tags and "img" not in parsed.tags
+    assert section.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 2  # ref, a's summary
+
+
+def test_a_page_without_a_base_has_no_comparison(tmp_path: Path) -> None:
+    doc = _compared()
+    for key in ("comparison", "baseline", "verdict"):
+        doc.pop(key)
+    assert 'class="comparison"' not in html.render_page(doc, tmp_path)
