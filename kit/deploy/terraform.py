@@ -36,6 +36,7 @@ from kit.deploy.override import (
     write_provider_config,
 )
 from kit.errors import InputError, KitError, SolutionError, ToolchainError
+from kit.intake.files import read_regular
 from kit.sandbox import identity
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import DEPLOY
@@ -52,6 +53,7 @@ _ELAPSED = re.compile(r"Still \w+\.\.\. \[(?:(\d+)h)?(?:(\d+)m)?(\d+)s elapsed\]
 # A resource in progress this long waits on a state the emulator never reaches (moto
 # answers at once; KIT_EMULATOR_WAITERS polls fast): no plan's size explains it.
 LONG_WAIT_SECONDS = 120.0
+MAX_STATE = 256 * 1024 * 1024  # bytes of terraform.tfstate the kit reads back
 _INVALID_TYPE = re.compile(r"Error: Invalid (?:resource type|data source)\s*\n")
 _UNSUPPORTED_TYPE = re.compile(r'does not support (resource type|data source) "(aws_\w+)"')
 
@@ -433,8 +435,14 @@ class Terraform:
 
     def _state(self) -> dict[str, Any]:
         """The state after an apply (empty before one)."""
-        path = self.root / "terraform.tfstate"
-        return json.loads(path.read_text()) if path.exists() else {}
+        if not os.path.lexists(self.root / "terraform.tfstate"):
+            return {}
+        # The deploy user's file: read without following a link it could have made.
+        data = read_regular(self.root, "terraform.tfstate", MAX_STATE)
+        if data is None:
+            raise SolutionError("terraform.tfstate in the run's copy is not a regular file "
+                                f"of at most {MAX_STATE} bytes")
+        return json.loads(data)
 
     def state(self) -> dict[str, Any]:
         """The state after an apply, as Terraform wrote it (empty before one)."""

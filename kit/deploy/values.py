@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.deploy.hcl import Configuration, items, loads
+from kit.intake.files import read_regular
 
 MAX_DEPTH = 32  # references followed before giving up (a cycle Terraform would refuse)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -412,16 +413,19 @@ def _normal(path: Path) -> Path:
     return Path(*parts) if parts else Path(".")
 
 
+MAX_TFVARS = 1_000_000  # bytes of one variable file
+
+
 def _tfvars(root: Path) -> dict[str, Any]:
     """Variable values Terraform loads by itself: terraform.tfvars(.json), *.auto.tfvars."""
     found: dict[str, Any] = {}
     names = ["terraform.tfvars", "terraform.tfvars.json",
              *sorted(p.name for p in root.glob("*.auto.tfvars*"))] if root.is_dir() else []
     for name in names:
-        path = root / name
-        if not path.is_file() or not name.endswith((".tfvars", ".tfvars.json")):
+        data = read_regular(root, name, MAX_TFVARS)  # no link followed
+        if data is None or not name.endswith((".tfvars", ".tfvars.json")):
             continue
-        text = path.read_text(errors="replace")
+        text = data.decode(errors="replace")
         try:
             content = json.loads(text) if name.endswith(".json") else \
                 loads(text)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.bind import WORKSPACE
+from kit.intake import files
 from kit.matrix import Matrix, _Sandboxes, execute
 from kit.mutate.mutant import Mutant
 from kit.scenario import EnvLiteral, Scenario
@@ -77,8 +78,8 @@ class Traced:
     def solution(self, scenario: Scenario, target: Path) -> Path:
         """A copy of the solution with the tracer in DIR."""
         shutil.copytree(self.base, target, symlinks=True)
-        (target / DIR).mkdir()
-        (target / DIR / "sitecustomize.py").write_text(TRACER)
+        # Through no link: the solution may hold DIR itself (its fault, named, not ours).
+        files.create(target, f"{DIR}/sitecustomize.py", TRACER, why="the kit's line tracer")
         return target
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from kit import scenario as scenarios
 from kit.ci import static
+from kit.intake.files import read_regular
 from kit.tasks import modes
 from kit.tasks.catalog import variant_of
 from kit.tasks.model import ANSWER_FILE, Task
@@ -101,14 +102,18 @@ def patched_files(patch: Path) -> set[str]:
     return {m.group("path") for m in PATCHED.finditer(patch.read_text())}
 
 
+MAX_ANSWER = 100_000  # bytes of answer.json
+
+
 def grade_answer(task: Task, workspace: Path, seed: int, mode: str) -> Grade:
     """A diagnose answer: half for the defect's file, half for an invariant it violates."""
     variant = variant_of(task)
     result = Grade(task.id, mode, seed, 0.0, "fail")
-    path = workspace / ANSWER_FILE
+    # Read without following a link: the agent's workspace is its own to shape.
+    data = read_regular(workspace, ANSWER_FILE, MAX_ANSWER)
     try:
-        answer = json.loads(path.read_text()) if path.is_file() else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        answer = json.loads(data) if data is not None else None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         result.note = f"{ANSWER_FILE}: not a JSON object ({exc})"
         return result
     if not isinstance(answer, dict):

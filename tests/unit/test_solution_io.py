@@ -141,7 +141,6 @@ REVIEWED: dict[Key, str] = {
     # rmtree(dir_fd=) follows no link
     ("kit/lambdas/package.py", "_fresh", "shutil.rmtree"): COPY,
     # in the directory the .mkdir just made (it failed if the name was taken): nothing in it
-    ("kit/mutate/reach.py", "Traced.solution", ".write_text"): COPY,
     ("kit/mutate/reach.py", "load", ".read_text"): KIT,
     ("kit/mutate/reach.py", "measure", ".read_text"): KIT,
     ("kit/mutate/reach.py", "save", ".mkdir"): KIT,
@@ -290,20 +289,11 @@ SOLUTION_PATH_TODO: dict[Key, str] = {
     ("kit/deploy/terraform.py", "Terraform.__init__", "shutil.copytree"):
         "copies the original solution directory (or the RL workspace) as root into the run's "
         "copy (links kept as links, files opened by path; no intake snapshot)",
-    ("kit/deploy/terraform.py", "Terraform._state", ".read_text"):
-        "terraform.tfstate in the run's copy, which the deploy user writes: a link made there "
-        "is followed by root",
     ("kit/deploy/terraform.py", "_writes_files", ".read_text"):
         "every *.tf of the run's copy through links (rglob, is_file and read_text follow them)",
-    ("kit/deploy/values.py", "_tfvars", ".read_text"):
-        "terraform.tfvars(.json) and *.auto.tfvars* of the solution's root module, through a "
-        "link",
     ("kit/mutate/equivalents.py", "load", ".read_text"):
         "the scenario directory's equivalents file: a team's .kit/scenarios/<name>/, read "
         "through a link",
-    ("kit/mutate/reach.py", "Traced.solution", ".mkdir"):
-        ".kit-reach in the copy, a name the solution may already hold: FileExistsError is the "
-        "kit's error, not files.make_dirs' Taken",
     ("kit/mutate/reach.py", "Traced.solution", "shutil.copytree"):
         "copies the original solution directory as root (kit mutate's traced copy; no intake "
         "snapshot)",
@@ -322,9 +312,6 @@ SOLUTION_PATH_TODO: dict[Key, str] = {
     ("kit/scenario.py", "_read", ".read_text"):
         "scenario.yaml; in team mode a team repository's .kit/scenarios/<name>/scenario.yaml, "
         "read through a link",
-    ("kit/tasks/grade.py", "grade_answer", ".read_text"):
-        "the agent workspace's answer.json by path (is_file and read_text follow a link; its "
-        "text reaches the grade's note)",
     ("kit/variants.py", "load", ".read_text"):
         "variant.yaml; for a team scenario under the repository's .kit/variants/, read through "
         "a link",
