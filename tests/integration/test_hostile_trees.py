@@ -225,7 +225,7 @@ def _check_tree(entries: list[tuple[str, str]], git: bool) -> None:
         shutil.rmtree(top, ignore_errors=True)
 
 
-QUICK = settings(max_examples=500 if LONG else 60, deadline=None, derandomize=True,
+QUICK = settings(max_examples=500 if LONG else 40, deadline=None, derandomize=True,
                  database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
