@@ -208,48 +208,49 @@ def _entry_points(tree: Path, work: Path) -> list[str]:
     return ends
 
 
-def _check_tree(entries: list[tuple[str, str]], git: bool) -> None:
-    top = Path(tempfile.mkdtemp(prefix="kit-fuzz-"))
+@contextlib.contextmanager
+def _tree(prefix: str, entries: list[tuple[str, str]], git: bool
+          ) -> Iterator[tuple[Path, Host, Path]]:
+    """(its temp dir, the host around it, the hostile defective tree), removed after."""
+    top = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         top.chmod(0o711)
         host = Host(top)
         tree = _defective(top / "sol")
         _hostile(tree, host, entries, git)
+        yield top, host, tree
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def _check_tree(entries: list[tuple[str, str]], git: bool) -> None:
+    with _tree("kit-fuzz-", entries, git) as (top, host, tree):
         before = _fingerprint(tree)
         with _opened() as opened:
             ends = _entry_points(tree, top / "work")
         assert host.leaked(opened) == [], (entries, ends)
         assert not host.ran.exists(), (entries, ends)
         assert _fingerprint(tree) == before, (entries, ends)
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
 
 
-QUICK = settings(max_examples=500 if LONG else 40, deadline=None, derandomize=True,
-                 database=None, suppress_health_check=[HealthCheck.too_slow])
+def _profile(quick: int, long: int) -> settings:
+    """Hypothesis settings: seeded, no example database, `long` examples with KIT_FUZZ=long."""
+    return settings(max_examples=long if LONG else quick, deadline=None, derandomize=True,
+                    database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@QUICK
+@_profile(quick=40, long=500)
 @given(TREES)
 def test_no_entry_point_reads_the_host_runs_a_hook_or_writes_into_the_tree(tree) -> None:
     _check_tree(*tree)
 
 
-EVAL = settings(max_examples=20 if LONG else 2, deadline=None, derandomize=True,
-                database=None, suppress_health_check=[HealthCheck.too_slow])
-
-
 @pytest.mark.timeout(1800 if LONG else 400)
-@EVAL
+@_profile(quick=2, long=20)
 @given(TREES)
 def test_kit_eval_of_a_hostile_defective_tree_fails_or_is_refused_never_passes(tree) -> None:
     entries, git = tree
-    top = Path(tempfile.mkdtemp(prefix="kit-fuzz-eval-"))
-    try:
-        top.chmod(0o711)
-        host = Host(top)
-        sol = _defective(top / "sol")
-        _hostile(sol, host, entries, git)
+    with _tree("kit-fuzz-eval-", entries, git) as (top, host, sol):
         done = subprocess.run([str(KIT), "eval", "order-pipeline", "--solution", str(sol),
                                "--fault", "none", "--out", str(top / "runs"),
                                # against itself: --fail-on any, or a failure on both
@@ -264,8 +265,6 @@ def test_kit_eval_of_a_hostile_defective_tree_fails_or_is_refused_never_passes(t
         secret = host.secret.read_text().strip()
         written = [p for p in (top / "runs").rglob("*") if p.is_file() and not p.is_symlink()]
         assert [p for p in written if secret in p.read_text(errors="replace")] == []
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
 
 
 @pytest.mark.slow
