@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from kit import interrupt, runcost, toolchain
@@ -89,7 +88,7 @@ def _confinement_notes() -> None:
 def cmd_setup(args: argparse.Namespace) -> int:
     """Install whatever is missing (idempotent; a second run takes seconds)."""
     def log(message: str) -> None:
-        console.print(f"[cyan]setup[/] {escape(message)}")
+        console.print(f"[cyan]setup[/] {t(message)}")
 
     toolchain.setup(log)
     if args.localstack:
@@ -543,7 +542,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for finding in findings:
         print(finding)
     verdict = f"[red]{len(findings)} finding(s)[/]" if findings else "[green]no finding[/]"
-    console.print(f"kit check --static {escape(str(root))}: {verdict}")
+    console.print(f"kit check --static {t(root)}: {verdict}")
     return EXIT_FAIL if findings else EXIT_OK
 
 
