@@ -132,7 +132,7 @@ endef
 # CPU seconds per test (tests/cpu_time.py), both phases in one file; each phase's summary
 # prints the top consumers so far. CPU seconds, unlike wall time, do not change with load.
 CPU_LOG ?= .pytest_cache/cpu-seconds.txt
-## test: unit + integration tests against real services, within the 25-minute budget, in
+## test: unit + integration tests against real services, within the 15-minute budget, in
 ## a parallel and a serial phase; prints the slowest tests and the
 ## top CPU consumers of each
 test: export KIT_TEST_CPU = $(abspath $(CPU_LOG))

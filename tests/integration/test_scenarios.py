@@ -2,16 +2,19 @@
 defect of a sample covering every invariant a defect names, killed for exactly its named
 invariants, unless quick rows of the suite kill what it kills (counted as tiers.kill
 counts); the golden under no fault, and under each fault whose machinery (kind and
-target) no quick row of any shipped scenario runs otherwise, passing. The rest of `kit
-validate --sample` (the golden under the other faults, each correct alternative, the
-defects left out) is marked slow; the full kill matrix, with seeds, is `make validate`,
-its 10-seed record is in docs/benchmarks.md.
+target) no quick row of any shipped scenario runs otherwise, nor a test of its own
+(tiers.driven_alone), passing. The rest of `kit validate --sample` (the golden under the
+other faults, each correct alternative, the defects left out) is marked slow; the full
+kill matrix, with seeds, is `make validate`, its 10-seed record is in docs/benchmarks.md.
 
-One test per row, one run each, in one sandbox per module and xdist worker (reset between
-runs, as `kit validate` reuses one per job): the parallel phase balances them across its
-workers, and at most one run per worker keeps the machine's load at that of the 4 jobs the
-tier ran in alone before. The golden rows under a drill's incident, whose RTO is a few
-seconds, are serial (`_load_sensitive`): one test that runs them at once, alone."""
+A queue scenario's golden under no fault runs with a probe in its worker, and the prompt's
+claims about the workers' environment are checked on what it found
+(tests/integration/prompt_truth.py). One test per row, one run each, in one sandbox per
+module and xdist worker (reset between runs, as `kit validate` reuses one per job): the
+parallel phase balances them across its workers, and at most one run per worker keeps the
+machine's load at that of the 4 jobs the tier ran in alone before. The golden rows under a
+drill's incident, whose RTO is a few seconds, are serial (`_load_sensitive`): one test
+that runs them at once, alone."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.validate import Row, validate
 from kit.variants import load_all, materialize
+from tests.integration import prompt_truth
 from tests.integration.tiers import suite
 
 LOADED = {name: scenario.load(name) for name in scenario.known()}
@@ -75,14 +79,23 @@ def sandbox() -> Iterator[Sandbox]:
 
 
 def _run(sc: scenario.Scenario, row: Row, out: Path, sandbox: Sandbox) -> None:
-    """Run the row once in `sandbox`, as `kit validate` runs it, and check it."""
+    """Run the row once in `sandbox`, as `kit validate` runs it, and check it; the golden
+    under no fault with the prompt's probe, whose findings are checked too."""
     run_dir = out / row.subject / f"{row.fault}-seed{SEED}"
+    probe = row.subject == "golden" and row.fault == "none" and prompt_truth.probed(sc)
     with tempfile.TemporaryDirectory(prefix="kit-variant-") as tmp:  # as `kit validate`
-        solution = sc.golden if row.subject == "golden" else materialize(
-            sc, next(v for v in load_all(sc) if v.name == row.subject),
-            Path(tmp) / "solution")
+        solution = Path(tmp) / "solution"
+        if probe:
+            solution = prompt_truth.with_probe(sc, solution)
+        elif row.subject == "golden":
+            solution = sc.golden
+        else:
+            solution = materialize(sc, next(v for v in load_all(sc) if v.name == row.subject),
+                                   solution)
         row.runs.append(run_once(sc, solution, row.fault, SEED, run_dir, sandbox))
     _check(sc, row)
+    if probe:
+        prompt_truth.check(sc, run_dir)
 
 
 def _check(sc: scenario.Scenario, row: Row) -> None:

@@ -25,8 +25,11 @@ def _tree(path: Path) -> dict[str, str]:
             for p in sorted(path.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
 
 
-@pytest.mark.parametrize(("name", "fault"), [("team-orders-lambda", "duplicate_delivery"),
-                                             ("team-orders-ecs", "duplicate_delivery")])
+# The ECS scenario's row is slow (make validate, which also runs its whole matrix): its
+# workers, built from the team's own directory, are test_team_workers.py's in make test.
+@pytest.mark.parametrize(("name", "fault"), [
+    ("team-orders-lambda", "duplicate_delivery"),
+    pytest.param("team-orders-ecs", "duplicate_delivery", marks=pytest.mark.slow)])
 def test_the_team_repository_passes_as_it_is(name: str, fault: str, tmp_path: Path) -> None:
     before = _tree(REPO)
     sc = scenarios.load(REPO / ".kit" / "scenarios" / name / "scenario.yaml")

@@ -5,7 +5,10 @@ fault; and the golden under a fault only where no quick row of the suite runs th
 machinery yet (`machinery`: its kind and what it targets), so that each is run once across
 the scenarios, however many there are. The golden under the other faults, each correct
 alternative and the defects left out are the slow tier's (and the full matrix's, `kit
-validate`).
+validate`). A fault kind that an integration test of its own drives against the real
+emulator and gateway (`driven_alone`: test_iam_faults.py makes each IAM mutation on its
+targets, checks that its window denies and that its heal restores) has its machinery run
+there: a golden under it is the scenario's property, the slow tier's.
 
 What a defect kills is counted once across the scenarios (`Kill`): an invariant judged
 before the workload (the source, the deploy, the deployed configuration: the stages of
@@ -25,8 +28,10 @@ alone (`tiers`) keeps every defect of its sample.
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Iterable
+from pathlib import Path
 
 from kit import scenario as scenarios
 from kit.checks import INVARIANTS
@@ -36,6 +41,23 @@ from kit.variants import Variant, load_all
 
 Machinery = tuple[str, str]
 Kill = tuple[str, str]  # (invariant, where it counts: see `kill`)
+DRIVER = Path(__file__).with_name("test_iam_faults.py")
+DRIVES = "_fault"  # its call that makes a fault: _fault(gateway, kind, target, params)
+
+
+@functools.cache
+def driven_alone() -> frozenset[str]:
+    """The fault kinds DRIVER's tests make and judge by themselves (their DRIVES calls)."""
+    calls = [node for node in ast.walk(ast.parse(DRIVER.read_text()))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+             and node.func.id == DRIVES]
+    return frozenset(call.args[1].value for call in calls if len(call.args) > 1
+                     and isinstance(call.args[1], ast.Constant))
+
+
+def run_elsewhere(scenario: Scenario, fault: str) -> bool:
+    """Whether the fault's machinery is driven by a test of its own (`driven_alone`)."""
+    return scenario.faults[fault].kind in driven_alone()
 
 
 def machinery(scenario: Scenario, fault: str) -> Machinery:
@@ -77,7 +99,8 @@ def split(loaded: dict[str, Scenario], variants: dict[str, list[Variant]] | None
           ) -> dict[str, tuple[list[Row], list[Row]]]:
     """Each scenario's quick and slow rows (its variants: `variants`, default its own): a
     defect whose kills the suite's other quick defects kill is slow; then a golden runs
-    under a fault only where no quick row of the suite runs its machinery yet."""
+    under a fault only where no quick row of the suite runs its machinery yet and no test
+    of its own drives it."""
     rows = {name: sample(sc, (variants or {}).get(name)) for name, sc in loaded.items()}
     defects = _defects(loaded, rows)
     covered = {machinery(loaded[name], row.fault)
@@ -89,8 +112,9 @@ def split(loaded: dict[str, Scenario], variants: dict[str, list[Variant]] | None
             if row.expected:
                 keep = row in defects[name]
             else:
-                keep = row.subject == "golden" and (
-                    row.fault == "none" or machinery(sc, row.fault) not in covered)
+                keep = row.subject == "golden" and (row.fault == "none" or (
+                    machinery(sc, row.fault) not in covered
+                    and not run_elsewhere(sc, row.fault)))
                 covered |= {machinery(sc, row.fault)} if keep else set()
             quick += [row] if keep else []
         out[name] = (quick, [row for row in rows[name] if row not in quick])
@@ -131,14 +155,15 @@ def gaps(scenario: Scenario, variants: list[Variant], quick: list[Row],
          ) -> list[str]:
     """What a quick tier misses: an invariant some defect names that neither a quick row
     nor, counted as `kills` counts, another scenario's (`killed_elsewhere`) kills; a fault
-    whose machinery neither a quick row nor `elsewhere` (other scenarios' quick rows) runs;
-    a golden without its run under no fault."""
+    whose machinery neither a quick row nor `elsewhere` (other scenarios' quick rows) runs,
+    nor a test of its own (`driven_alone`); a golden without its run under no fault."""
     killed = {k for row in quick for k in kills(scenario, row)} | set(killed_elsewhere)
     named = {kill(scenario, i) for v in variants if not v.must_pass for i in v.must_fail}
     run = set(elsewhere) | {machinery(scenario, row.fault) for row in quick}
     missing = [f"invariant {i} killed by no quick row" for i, _ in sorted(named - killed)]
     missing += [f"fault {f} ({'/'.join(machinery(scenario, f))}) run by no quick row"
-                for f in scenario.faults if machinery(scenario, f) not in run]
+                for f in scenario.faults
+                if machinery(scenario, f) not in run and not run_elsewhere(scenario, f)]
     if not any(row.subject == "golden" and row.fault == "none" for row in quick):
         missing.append("no golden row under fault none")
     return missing

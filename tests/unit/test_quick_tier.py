@@ -9,10 +9,12 @@ from __future__ import annotations
 import pytest
 
 from kit import scenario
+from kit.faults import FAULTS
 from kit.variants import load_all
 from tests.integration.tiers import (
     Kill,
     Machinery,
+    driven_alone,
     gaps,
     kill,
     kills,
@@ -116,3 +118,15 @@ def test_a_quick_tier_without_a_row_has_a_gap() -> None:
         for k, row in enumerate(quick[name]):
             without = quick | {name: quick[name][:k] + quick[name][k + 1:]}
             assert suite_gaps(without), f"{name}: {row.subject}/{row.fault}"
+
+
+def test_a_golden_under_a_fault_driven_alone_is_slow_and_under_any_other_is_not() -> None:
+    alone = driven_alone()
+    assert alone and alone <= set(FAULTS)  # test_iam_faults.py's kinds, each a fault kind
+    assert "iam_deny" not in alone  # driven by no test of its own: fifo-ledger's row runs it
+    goldens = {(name, row.fault): row in quick for name, (quick, slow) in suite(SHIPPED).items()
+               for row in quick + slow if row.subject == "golden" and row.fault != "none"}
+    for (name, fault), quick in goldens.items():
+        if LOADED[name].faults[fault].kind in alone:
+            assert not quick, (name, fault)
+    assert goldens[("fifo-ledger", "iam_revoke")]

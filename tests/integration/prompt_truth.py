@@ -9,6 +9,10 @@ is a PostgreSQL database where the prompt names one, its user no superuser, allo
 create tables in `public` and capped at the connections the prompt says; WORK_SECONDS is
 the scenario's; the worker runs as `python -m worker` in its solution directory with
 Python 3.11, boto3 and psycopg 3; the harness starts the promised number of workers.
+
+Checked on the run of the quick tier's golden row under no fault (test_scenarios.py): the
+golden is run with the probe (`probed`), which only reads and prints, and `check` reads its
+report. One run proves both: the golden passes, and the prompt tells the truth.
 """
 
 from __future__ import annotations
@@ -18,11 +22,8 @@ import re
 import shutil
 from pathlib import Path
 
-import pytest
-
 from kit import aws, scenario
 from kit.history import History
-from kit.run.pipeline import run_once
 from kit.sandbox.postgres import WORKLOAD_CONNECTION_LIMIT
 
 PROBE = '''import json as _json, os as _os, sys as _sys
@@ -39,9 +40,23 @@ _facts = {
 }
 print("PROBE " + _json.dumps(_facts), file=_sys.stderr, flush=True)
 '''
-QUEUE_SCENARIOS = [n for n in scenario.known() if scenario.load(n).root == scenario.ROOT
-                   and (scenario.load(n).directory / "workload.py").exists()
-                   and "workers" in scenario.load(n).model_fields_set]
+
+
+def probed(sc: scenario.Scenario) -> bool:
+    """Whether the scenario's prompt promises its workers an environment (a queue
+    scenario's, whose harness starts workers)."""
+    return (sc.directory / "workload.py").exists() and "workers" in sc.model_fields_set
+
+
+def with_probe(sc: scenario.Scenario, solution: Path) -> Path:
+    """The golden copied to `solution`, its worker reporting what it finds at start."""
+    shutil.copytree(sc.golden, solution, ignore=shutil.ignore_patterns("__pycache__"))
+    (solution / "worker" / "probe.py").write_text(PROBE)
+    main = solution / "worker" / "__main__.py"
+    main.write_text(main.read_text().replace(
+        "from __future__ import annotations\n",
+        "from __future__ import annotations\n\nimport worker.probe  # noqa: F401\n", 1))
+    return solution
 
 
 def _promised(prompt: str) -> tuple[set[str], set[str]]:
@@ -54,20 +69,9 @@ def _promised(prompt: str) -> tuple[set[str], set[str]]:
     return table, set(re.findall(r"`([A-Z_]+)`", besides.group(1)))
 
 
-@pytest.mark.parametrize("name", QUEUE_SCENARIOS)
-def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str) -> None:
-    sc = scenario.load(name)
-    solution = tmp_path / "solution"
-    shutil.copytree(sc.golden, solution, ignore=shutil.ignore_patterns("__pycache__"))
-    (solution / "worker" / "probe.py").write_text(PROBE)
-    main = solution / "worker" / "__main__.py"
-    main.write_text(main.read_text().replace(
-        "from __future__ import annotations\n",
-        "from __future__ import annotations\n\nimport worker.probe  # noqa: F401\n", 1))
-    result = run_once(sc, solution, "none", 1, tmp_path / "run")
-    assert result.outcome == "pass", (result.error, {
-        i: r.summary for i, r in result.results.items() if r.verdict != "pass"})
-    log = (tmp_path / "run" / "worker-0.log").read_text()
+def check(sc: scenario.Scenario, run_dir: Path) -> None:
+    """Each claim of the prompt about the workers, against what the probe found."""
+    log = (run_dir / "worker-0.log").read_text()
     facts = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE "))[6:])
 
     promised, besides = _promised((sc.directory / "prompt.md").read_text())
@@ -86,7 +90,7 @@ def test_the_prompt_tells_the_truth_about_the_workers(tmp_path: Path, name: str)
         assert float(values["WORK_SECONDS"]) == sc.workload_params.work_seconds
     assert facts["python"] == [3, 11] and facts["psycopg"].startswith("3.")
     assert Path(facts["cwd"]).name != "" and (Path(facts["argv0"]).parent.name == "worker")
-    history = History.load(tmp_path / "run" / "history.json")
+    history = History.load(run_dir / "history.json")
     slots = {op.value.worker.split("#")[0] for op in history.of_kind("worker_start")}
     assert len(slots) == sc.workers.replicas
 
