@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 XDIST ?= 5
 DIST  ?= worksteal
 
-.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary extras _quick
+.PHONY: setup setup-localstack venv eval validate test unit lint bench fidelity corpus doctor clean lock canary extras docs _quick
 
 # Installs come from the committed lock only (uv.lock, with hashes; `make lock` updates it):
 # uv, and the venv's pip (`kit setup` uses it), pinned by hash in requirements-uv.txt; uv
@@ -167,6 +167,12 @@ fidelity: setup-localstack corpus
 corpus: $(STAMP)
 	test -d fidelity/corpus || $(BIN)/python bench/fidelity_vendor.py $(MIRRORS)
 	test -d fidelity/vendored || $(BIN)/python bench/fidelity_sources.py $(MIRRORS)
+
+## docs: the documentation site (mkdocs.yml; README.md is the introduction) into site/,
+## with mkdocs from PATH: it is no dependency of the kit, so it is not in the lock
+docs:
+	@command -v mkdocs >/dev/null || { echo "mkdocs is not on PATH: pip install mkdocs"; exit 2; }
+	mkdocs build --strict -d site
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache $(CANARY)

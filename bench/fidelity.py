@@ -13,7 +13,7 @@ classifies it (kit/deploy/terraform.py): `error` names an emulator gap, `fail` k
 Terraform's diagnostic; `read-back` is an example that applied but did not read back.
 
 Writes bench/fidelity.json, the generated `fidelity` blocks of docs/benchmarks.md and
-README.md and the `divergences` block (kit/deploy/divergences.py as tables), and prints
+docs/fidelity.md and the `divergences` block (kit/deploy/divergences.py as tables), and prints
 the tables. `FIDELITY_ONLY=sqs,rds/complete-postgres` runs only the examples whose name
 contains one of the words (and leaves the documents alone); `FIDELITY_LOGS=DIR` keeps each
 failed example's Terraform output there.
@@ -73,7 +73,7 @@ _REPOSITORY = re.compile(r"^repository: https://github\.com/(?P<owner>[\w.-]+)/"
 # timeout, the kit's `error`, after five minutes rather than a run's ten.
 BENCH_TIMEOUTS = {"apply": 300.0, "destroy": 300.0}
 RESULTS = ROOT / "bench" / "fidelity.json"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "fidelity.md"
 EMULATORS = ("moto", "localstack")
 
 
@@ -337,7 +337,7 @@ def missing_sources() -> list[str]:
 
 
 def write(outcomes: list[dict[str, Any]], wall: float) -> None:
-    """bench/fidelity.json and the generated blocks of docs/benchmarks.md and README.md."""
+    """bench/fidelity.json and the generated blocks of docs/benchmarks.md and docs/fidelity.md."""
     runs = report.by_emulator(outcomes)
     RESULTS.write_text(json.dumps({
         "when": time.strftime("%Y-%m-%d"), "wall_seconds": round(wall, 1),
@@ -349,11 +349,11 @@ def write(outcomes: list[dict[str, Any]], wall: float) -> None:
     write_block("divergences", report.divergences_markdown())
     write_block("fidelity", "Fidelity score per source and emulator: in-scope examples of "
                 "real-world Terraform applied, read back and destroyed (`make fidelity`; "
-                "table in [docs/benchmarks.md](docs/benchmarks.md#fidelity)).\n\n" + scores
+                "table in [docs/benchmarks.md](benchmarks.md#fidelity)).\n\n" + scores
                 + "\nEach remaining failure, as a run classifies it (`read-back`: applied, "
                 "but a plan right after the apply still changes what no known divergence "
-                "explains):\n\n" + report.remaining(outcomes), README)
-    print(f"written: {RESULTS}, docs/benchmarks.md, README.md")
+                "explains):\n\n" + report.remaining(outcomes), PAGE)
+    print(f"written: {RESULTS}, docs/benchmarks.md, docs/fidelity.md")
 
 
 def main() -> None:

@@ -348,7 +348,7 @@ class Baseline(Strict):
 class Scenario(Strict):
     name: str
     summary: str
-    # team: a team's own repository, checked as it is (README, threat model); untrusted:
+    # team: a team's own repository, checked as it is (docs/threat-model.md); untrusted:
     # an agent's solution to the kit's task, behind the static gate.
     trust: Literal["untrusted", "team"] = "untrusted"
     toolchain: Toolchain = Toolchain()

@@ -30,7 +30,7 @@ RANDOM_PROVIDER = {
 # `allowed_providers` decides which a solution may use). Each is the revision of the
 # release named by `version` that the module proxy serves: its tags past v1 are not Go
 # module versions (no /vN suffix), so the release commit is named by its pseudo-version.
-# null, archive, http and cloudinit: the proxy serves no revision of a release (README).
+# null, archive, http and cloudinit: the proxy serves no revision of a release (docs/toolchain.md).
 UTILITY_PROVIDERS = {
     "time": {"version": "0.14.2", "module": "github.com/hashicorp/terraform-provider-time",
              "revision": "v0.14.2"},

@@ -46,7 +46,7 @@ the original configuration"). The real backend is never contacted: init runs wit
 
 The access key is the kit's account id: LocalStack reads a 12-digit access key id as the
 account to act in (tflocal writes "test", LocalStack's default account 000000000000); moto
-serves one account whatever the key. README ("tflocal") lists every difference from the
+serves one account whatever the key. docs/emulators.md ("tflocal") lists every difference from the
 override tflocal writes.
 """
 

@@ -33,7 +33,7 @@ _NO_MATCH = re.compile(
 _LOCKED = re.compile(r"locked\s+provider\s+registry\.\S+/(hashicorp)/([\w-]+)\s+(\S+)\s+does"
                      r"\s+not\s+match")
 # A HashiCorp provider the mirror holds no version of at all (http, cloudinit: the module
-# proxy serves no release of them and the kit has no stand-in, README "Toolchain").
+# proxy serves no release of them and the kit has no stand-in, docs/toolchain.md).
 _ABSENT = re.compile(r"provider\s+registry\.terraform\.io/hashicorp/([\w-]+)\s+was\s+not"
                      r"\s+found\s+in\s+any\s+of\s+the\s+search\s+locations")
 _CORE = re.compile(r"^Error: Unsupported Terraform Core version$", re.M)
@@ -67,7 +67,7 @@ def short_circuit(text: str) -> Unmet | None:
         return None
     return Unmet(True, "the stack needs Terraform 1.12 or later: an operand of || or && "
                  "guarded by the other was null, and the kit's Terraform (before 1.12) does "
-                 "not short-circuit logical operators (README, Toolchain)")
+                 "not short-circuit logical operators (docs/toolchain.md)")
 
 
 def _provider(text: str, promised: bool) -> Unmet | None:
@@ -104,8 +104,8 @@ def _absent(text: str, promised: bool) -> Unmet | None:
     held = ", ".join(f"hashicorp/{name}" for name in settings.provider_specs())
     return Unmet(True, f"the stack needs {', '.join(f'hashicorp/{n}' for n in names)}, which "
                  f"the kit's provider mirror does not hold (it holds {held}; the Go module "
-                 "proxy serves no release of hashicorp/http or cloudinit: README, "
-                 "Toolchain)")
+                 "proxy serves no release of hashicorp/http or cloudinit: "
+                 "docs/toolchain.md)")
 
 
 def _core(text: str, promised: bool) -> Unmet | None:
@@ -121,4 +121,4 @@ def _core(text: str, promised: bool) -> Unmet | None:
         return Unmet(False, f"the solution's required_version{constraint} excludes the "
                      f"Terraform the kit runs ({version})")
     return Unmet(True, f"the stack needs another Terraform{constraint}: the kit runs "
-                 f"Terraform {version} (README, Toolchain)")
+                 f"Terraform {version} (docs/toolchain.md)")

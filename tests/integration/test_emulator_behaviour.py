@@ -1,6 +1,6 @@
-"""The README's fidelity table is measured: every documented behaviour the kit probes
+"""The fidelity table of docs/emulators.md is measured: every documented behaviour the kit probes
 (kit/probes/) runs on moto (with the kit's fixes) and on LocalStack, and the table must say
-what was measured. A mismatch prints the table as measured, to paste into the README."""
+what was measured. A mismatch prints the table as measured, to paste into that page."""
 
 from __future__ import annotations
 
@@ -40,17 +40,17 @@ def _row(behaviour: probes.Behaviour, seen: dict[str, probes.Observation]) -> st
             + " | ".join("yes" if seen[e].matches else "no" for e in EMULATORS) + " |")
 
 
-def test_the_readme_table_is_what_was_measured(
+def test_the_fidelity_table_is_what_was_measured(
         measured: dict[str, dict[str, probes.Observation]]) -> None:
-    found = TABLE.search((ROOT / "README.md").read_text())
-    assert found, "README.md has no <!-- fidelity-table --> block"
+    found = TABLE.search((ROOT / "docs" / "emulators.md").read_text())
+    assert found, "docs/emulators.md has no <!-- fidelity-table --> block"
     rows = {line.split("`")[1]: line.strip() for line in found.group(1).splitlines()
             if line.startswith("| ") and "`" in line}
     known = probes.behaviours()
     expected = {b: _row(known[b], seen) for b, seen in measured.items()}
     details = "\n".join(f"{b} {e}: {seen[e].detail}" for b, seen in measured.items()
                         for e in EMULATORS)
-    assert rows == expected, ("the README's fidelity table differs from what was measured; "
+    assert rows == expected, ("docs/emulators.md's fidelity table differs from what was measured; "
                               "measured:\n" + "\n".join(expected.values()) + "\n" + details)
 
 

@@ -229,7 +229,7 @@ def test_an_iam_user_with_force_destroy_applies_and_destroys(sandbox: Sandbox,
     assert listed and set(listed) <= {200, 404}  # the destroy's 200, the test's own 404
 
 
-# The wire protocol of each aws-sdk-go-v2 client in the provider build (README, Fidelity,
+# The wire protocol of each aws-sdk-go-v2 client in the provider build (docs/fidelity.md,
 # "Wire protocols"), by the Go package's name; Smithy's protocol names as botocore has them.
 PROTOCOLS = {
     "smithy-rpc-v2-cbor": {"cloudwatch"},

@@ -209,7 +209,7 @@ resource "aws_sqs_queue" "q" {
 def test_a_stack_needing_a_provider_the_mirror_lacks_is_the_kits_error_naming_it(
         sandbox: Sandbox, tmp_path: Path) -> None:
     """hashicorp/cloudinit: the module proxy serves no release of it and the kit has no
-    stand-in (README, Toolchain). Terraform, "Provider Installation": init fails for a
+    stand-in (docs/toolchain.md). Terraform, "Provider Installation": init fails for a
     provider no search location has; in a real init with the attached provider that is
     the kit's `error` naming the missing provider (time, which the mirror holds, is not
     named), nothing applied."""

@@ -150,7 +150,7 @@ def test_a_worker_has_no_capability_and_its_daemons_die_with_the_namespace() -> 
 
 def test_a_worker_cannot_reach_the_emulator_postgres_or_toxiproxy(tmp_path: Path) -> None:
     probe = WorkerNetwork.create([])
-    if probe is None:  # then workers share the host's loopback, as the README says
+    if probe is None:  # then workers share the host's loopback, as docs/threat-model.md says
         pytest.skip("this machine allows no network namespace (needs root)")
     probe.close()
     sc = scenario.load("order-pipeline")

@@ -159,7 +159,7 @@ def test_per_service_endpoints_stay_out_of_the_file_unless_the_solution_has_a_bl
 TFLOCAL = {"access_key": "test", "secret_key": "test", "skip_credentials_validation": True,
            "skip_metadata_api_check": True, "s3_use_path_style": True, "region": "us-east-1",
            "endpoints": "every service at the LocalStack endpoint"}
-# Where the kit's override differs, and how the difference keeps the same effect (README,
+# Where the kit's override differs, and how the difference keeps the same effect (docs/emulators.md,
 # "tflocal").
 DIFFERENCES = {
     "access_key": "123456789012",  # LocalStack reads a 12-digit key id as the account

@@ -1,5 +1,5 @@
 """Team mode hides the reward in every report a person reads (the terminal's verdict line,
-summary.md, report.html, junit.xml, the kill matrix), as the README says; an agent task's
+summary.md, report.html, junit.xml, the kill matrix), as docs/ci.md says; an agent task's
 reports show it, so each check here can fail."""
 
 from __future__ import annotations
