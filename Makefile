@@ -22,8 +22,11 @@ DIST  ?= worksteal
 # uv, and the venv's pip (`kit setup` uses it), pinned by hash in requirements-uv.txt; uv
 # syncs the venv to the lock. `--inexact` keeps them, and extras installed earlier.
 # `make eval` needs the base alone; the test and bench targets add the extras they use.
+# `--link-mode copy`: uv hardlinks from its cache by default, so any later install on the
+# machine (another venv, a test's) would change the ctime of the kit's own files.
 UV   := $(BIN)/uv
-SYNC  = UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --quiet --python $(BIN)/python
+SYNC  = UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --quiet --link-mode copy \
+	--python $(BIN)/python
 TEST_STAMP := $(VENV)/.installed-test
 
 $(UV): requirements-uv.txt
@@ -33,7 +36,11 @@ $(UV): requirements-uv.txt
 
 $(STAMP): pyproject.toml uv.lock $(UV)
 	@echo "installing the kit's base dependencies from uv.lock"
-	$(SYNC)
+	# With their bytecode, and the kit's: where the machine sets PYTHONDONTWRITEBYTECODE, every
+	# kit process (the command, moto, the gateway) would otherwise compile each module it
+	# imports from source, every time (docs/benchmarks.md, "CPU per run").
+	$(SYNC) --compile-bytecode
+	$(BIN)/python -m compileall -q -x 'kit/skeleton/' kit
 	# python-hcl2 writes its parser cache into its own package on first use: build it now,
 	# so that no run changes the installation (the adversarial test fingerprints it).
 	$(BIN)/python -c 'import hcl2.parser; hcl2.parser.parser()'

@@ -28,8 +28,8 @@ def base_venv(tmp_path_factory) -> Path:
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", str(venv)], check=True)
     env = {**os.environ, "UV_PROJECT_ENVIRONMENT": str(venv)}
-    subprocess.run([str(UV), "sync", "--locked", "--inexact", "--quiet", "--python",
-                    str(venv / "bin" / "python")], cwd=ROOT, env=env, check=True)
+    subprocess.run([str(UV), "sync", "--locked", "--inexact", "--quiet", "--link-mode", "copy",
+                    "--python", str(venv / "bin" / "python")], cwd=ROOT, env=env, check=True)
     return venv
 
 
