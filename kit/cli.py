@@ -139,6 +139,16 @@ def _team_preflight(sc: Scenario, solution: Path) -> None:
     worker_deps(sc, solution)
 
 
+def _taken(stack: contextlib.ExitStack, solution: Path, sc: Scenario) -> Path:
+    """The intake's snapshot of `solution` (kit/intake/snapshot.py) for as long as `stack`
+    lives, team mode's preflight done on it: nothing reads the original after this."""
+    from kit.intake import snapshot
+
+    taken = stack.enter_context(snapshot.taken(solution))
+    _team_preflight(sc, taken)
+    return taken
+
+
 def _solution(given: str | None, golden: Path, module: str = ".") -> Path:
     """The solution directory to grade (default: the golden one); InputError if unusable.
     `module`: where its Terraform is inside it (the scenario's terraform.dir)."""
@@ -175,20 +185,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
                          "process (the probes need both): use it without --executor ray "
                          "and --jobs")
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
-    _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else list(sc.faults)
     out = Path(args.out) / sc.name / time.strftime("%Y%m%d-%H%M%S")
     src = baseline.source(solution)
     command = _eval_command(sc.name, args, str(solution), args.scenarios)
-    console.print(f"reproduce: {t(command)}")
     seeds = list(range(args.seed, args.seed + args.repeat))
     base: tuple[baseline.Base, list[RunResult]] | None = None
     decisions: dict[tuple[str, str], dict[str, Any]] = {}
-    if args.baseline:
-        base, results, findings, decisions = _both_sides(args, sc, solution, faults, seeds,
-                                                         out, emulator, url)
-    else:
-        results, findings = _grade(args, sc, solution, faults, seeds, out, emulator, url, "")
+    with contextlib.ExitStack() as stack:
+        taken = _taken(stack, solution, sc)
+        console.print(f"reproduce: {t(command)}")
+        if args.baseline:
+            base, results, findings, decisions = _both_sides(args, sc, (solution, taken),
+                                                             faults, seeds, out, emulator, url)
+        else:
+            results, findings = _grade(args, sc, (solution, taken), faults, seeds, out,
+                                       emulator, url, "")
     reproduce = _eval_command(sc.name, args, baseline.relative(solution, src),
                               [baseline.relative(Path(d), src) for d in args.scenarios])
     return _report(sc, solution, results, command, out,
@@ -198,16 +210,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
                    else command, decisions=decisions)
 
 
-def _both_sides(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[str],
-                seeds: list[int], out: Path, emulator: str, url: str | None
+def _both_sides(args: argparse.Namespace, sc: Scenario, solution: tuple[Path, Path],
+                faults: list[str], seeds: list[int], out: Path, emulator: str, url: str | None
                 ) -> tuple[Any, list[RunResult], list[Any], dict[tuple[str, str], Any]]:
     """With --baseline: (the base, its runs), the head's runs and findings, and the
-    reruns' decisions on the head's new failures (graded while the base is checked out)."""
+    reruns' decisions on the head's new failures (graded while the base is checked out).
+    `solution`: (the head as given, its intake snapshot)."""
     from kit.run import baseline
 
-    with baseline.checkout(args.baseline, solution) as side:
-        base_solution = _solution(str(side.solution), sc.golden, sc.terraform.dir)
-        _team_preflight(sc, base_solution)
+    with baseline.checkout(args.baseline, solution[0]) as side, \
+            contextlib.ExitStack() as stack:
+        exported = _solution(str(side.solution), sc.golden, sc.terraform.dir)
+        base_solution = (exported, _taken(stack, exported, sc))
         console.print(t(f"baseline: {args.baseline} in {side.solution}"))
         base_runs = _grade(args, sc, base_solution, faults, seeds, out / "baseline",
                            emulator, url, "base: ")[0]
@@ -218,7 +232,8 @@ def _both_sides(args: argparse.Namespace, sc: Scenario, solution: Path, faults: 
     return (side, base_runs), results, findings, decisions
 
 
-def _confirm(args: argparse.Namespace, sc: Scenario, solutions: tuple[Path, Path],
+def _confirm(args: argparse.Namespace, sc: Scenario,
+             solutions: tuple[tuple[Path, Path], tuple[Path, Path]],
              graded: tuple[list[RunResult], list[RunResult]], out: Path, emulator: str,
              url: str | None) -> dict[tuple[str, str], dict[str, Any]]:
     """Each new failure rerun --confirm times on both sides (at the seed it failed at,
@@ -263,13 +278,14 @@ def _findings_lines(findings: Sequence[Any]) -> list[str]:
     return [t(line) for line in crosscheck.lines(list(findings))]
 
 
-def _grade(args: argparse.Namespace, sc: Scenario, solution: Path, faults: list[str],
-           seeds: list[int], out: Path, emulator: str, url: str | None, label: str
-           ) -> tuple[list[RunResult], list[Any]]:
-    """Every fault and seed of one solution (on both emulators with --cross-check)."""
+def _grade(args: argparse.Namespace, sc: Scenario, solution: tuple[Path, Path],
+           faults: list[str], seeds: list[int], out: Path, emulator: str, url: str | None,
+           label: str) -> tuple[list[RunResult], list[Any]]:
+    """Every fault and seed of one solution, (as given, its intake snapshot): the snapshot
+    runs, the given directory is named (on both emulators with --cross-check)."""
     from kit import crosscheck
 
-    plan = crosscheck.Plan(sc, solution.resolve(), faults, seeds, out)
+    plan = crosscheck.Plan(sc, solution[1], faults, seeds, out, shown=str(solution[0]))
 
     def progress(text: str, run: RunResult | None) -> None:
         if run is None:
@@ -403,23 +419,26 @@ def cmd_drill(args: argparse.Namespace) -> int:
     _require_confinement(args)
     emulator, url = _emulator(args)
     solution = _solution(args.solution, sc.golden, sc.terraform.dir)
-    _team_preflight(sc, solution)
     faults = _faults(args.fault, sc) if args.fault else [f for f in sc.faults if f != "none"]
     out = Path(args.out) / sc.name / ("drill-" + time.strftime("%Y%m%d-%H%M%S"))
     command = (f"kit drill {sc.name} --solution {solution} --seed {args.seed}"
                + (f" --fault {args.fault}" if args.fault else "") + _emulator_flags(args))
-    console.print(f"reproduce: {t(command)}")
     results = []
-    with Sandbox(provider=True, emulator=emulator, emulator_url=url) as sandbox:
+    with contextlib.ExitStack() as stack:
+        taken = _taken(stack, solution, sc)
+        console.print(f"reproduce: {t(command)}")
+        sandbox = stack.enter_context(Sandbox(provider=True, emulator=emulator,
+                                              emulator_url=url))
         for fault in faults:
             recorder = Recorder()
             view = LiveView(recorder, console, f"{sc.name}: {fault} (seed {args.seed})")
             view.start()
             try:
-                run = run_once(sc, solution.resolve(), fault, args.seed,
-                               out / f"{fault}-seed{args.seed}", sandbox, recorder)
+                run = run_once(sc, taken, fault, args.seed, out / f"{fault}-seed{args.seed}",
+                               sandbox, recorder)
             finally:
                 view.stop()
+            run.solution = str(solution)
             results.append(run)
             _drill_report(run)
     return _report(sc, solution, results, command, out, [])
@@ -528,6 +547,7 @@ def cmd_comment(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """The static checks of Terraform (gate, policy lint), no emulator: exit 1 on a finding."""
     from kit.ci import static
+    from kit.intake import snapshot
     from kit.scenario import MODULES, Toolchain, load
 
     sc = load(args.scenario) if args.scenario else None
@@ -536,9 +556,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     root = sc.repository if team and sc else Path(args.root)
     if not root.is_dir():
         raise InputError(f"--root {root}: no such directory (the Terraform root module)")
-    findings = static.check(root, (sc.toolchain if sc else Toolchain()).allowed_providers,
-                            sc.modules_dir if sc else MODULES, team=team,
-                            root_module=Path(sc.terraform.dir) if team and sc else Path("."))
+    with snapshot.taken(root) as taken:  # nothing reads the given tree after this
+        findings = static.check(taken, (sc.toolchain if sc else Toolchain()).allowed_providers,
+                                sc.modules_dir if sc else MODULES, team=team,
+                                root_module=Path(sc.terraform.dir) if team and sc
+                                else Path("."))
     for finding in findings:
         print(finding)
     verdict = f"[red]{len(findings)} finding(s)[/]" if findings else "[green]no finding[/]"
@@ -772,7 +794,8 @@ COMMANDS = {"doctor": cmd_doctor, "setup": cmd_setup, "list": cmd_list, "eval": 
 
 @contextlib.contextmanager
 def _roots(dirs: list[str]) -> Iterator[None]:
-    """The --scenarios roots first in the scenario search path while a command runs."""
+    """The --scenarios roots first in the scenario search path while a command runs, then
+    KIT_SCENARIOS's: each as the intake's snapshot of it."""
     from kit import scenario
 
     for directory in dirs:
@@ -782,15 +805,31 @@ def _roots(dirs: list[str]) -> Iterator[None]:
     # They reach the command's subprocesses (and Ray's nodes) through the environment; an
     # in-process caller gets its own back (a later `kit serve` saw a team's scenarios).
     given = os.environ.get(scenario.ENV_ROOTS)
-    paths = [str(Path(d).resolve()) for d in dirs]
-    os.environ[scenario.ENV_ROOTS] = os.pathsep.join([*paths, *([given] if given else [])])
-    try:
-        yield
-    finally:
-        if given is None:
-            os.environ.pop(scenario.ENV_ROOTS, None)
-        else:
-            os.environ[scenario.ENV_ROOTS] = given
+    with contextlib.ExitStack() as stack:
+        found = [*dirs, *(given.split(os.pathsep) if given else [])]
+        paths = [str(_root_taken(stack, Path(d))) for d in found if Path(d).is_dir()]
+        os.environ[scenario.ENV_ROOTS] = os.pathsep.join(paths)
+        try:
+            yield
+        finally:
+            if given is None:
+                os.environ.pop(scenario.ENV_ROOTS, None)
+            else:
+                os.environ[scenario.ENV_ROOTS] = given
+
+
+def _root_taken(stack: contextlib.ExitStack, root: Path) -> Path:
+    """A scenario root as the command reads it: a team's `.kit/` as the intake's snapshot
+    of its repository (its golden, module cache and workers too), for as long as `stack`
+    lives, so that a team's scenarios, variants and modules are read from the kit's copy,
+    never from the tree a pull request shaped; any other root (scenarios/, golden/,
+    variants/ of a scenario author: trusted input, as the kit's own) as it is."""
+    from kit.intake import snapshot
+
+    real = Path(os.path.realpath(root))
+    if real.name != ".kit":
+        return real
+    return stack.enter_context(snapshot.taken(real.parent)) / ".kit"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,6 +38,8 @@ class Plan:
     faults: list[str]
     seeds: list[int]
     out: Path
+    shown: str | None = None  # the path runs name (the given one, when `solution` is its
+    # intake snapshot: kit/intake/snapshot.py)
 
 
 @dataclass
@@ -80,13 +82,20 @@ def run_all(plan: Plan, emulator: str, url: str | None, progress: Progress, *,
     """Every fault and seed of the plan in one sandbox of `emulator`, or on `jobs` workers
     of `executor`, each with its own sandbox (kit/matrix.py)."""
     if jobs > 1 or executor != "local":
-        return run_solution(plan.scenario, plan.solution, plan.faults, plan.seeds, plan.out,
-                            emulator, url if emulator == "localstack" else None, jobs=jobs,
-                            executor=executor, address=address,
-                            progress=lambda run: progress(f"{run.fault} (seed {run.seed})",
-                                                          run))
+        return _named(plan, run_solution(
+            plan.scenario, plan.solution, plan.faults, plan.seeds, plan.out, emulator,
+            url if emulator == "localstack" else None, jobs=jobs, executor=executor,
+            address=address,
+            progress=lambda run: progress(f"{run.fault} (seed {run.seed})", run)))
     with _sandbox(emulator, url) as sandbox:
-        return _runs(plan, sandbox, plan.out, progress)
+        return _named(plan, _runs(plan, sandbox, plan.out, progress))
+
+
+def _named(plan: Plan, runs: list[RunResult]) -> list[RunResult]:
+    """The runs, each naming the solution as the plan shows it."""
+    for run in runs:
+        run.solution = plan.shown or run.solution
+    return runs
 
 
 def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
@@ -105,7 +114,7 @@ def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
             progress("probing the behaviours the disputed invariants rest on", None)
             explain(findings, sandboxes, plan.scenario.aws_services)
     set_aside(runs[primary], findings)
-    return runs[primary], findings
+    return _named(plan, runs[primary]), findings
 
 
 def compare(graded: list[RunResult], witness: list[RunResult], primary: str, other: str

@@ -112,6 +112,65 @@ def create(root: Path, relative: str | PurePath, data: bytes | str, *, mode: int
     return root.joinpath(*parts)
 
 
+def replace(root: Path, relative: str | PurePath, data: bytes | str, *,
+            why: str = "a file") -> Path:
+    """Write `data` as the whole content of the regular file at `root`/`relative`, made
+    (mode 644, parents created) when missing; `Taken` when the name, or a directory on the
+    way, is a link, or the name is not a regular file."""
+    parts = _parts(relative)
+    if not parts:
+        raise ValueError("replace needs a file name")
+    body = data.encode() if isinstance(data, str) else data
+    with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".", create=True,
+                   why=why) as parent:
+        try:
+            fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                         | os.O_CLOEXEC, 0o644, dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in (*_TAKEN, errno.EISDIR, errno.ENXIO):  # ENXIO: a FIFO
+                raise _taken(root, "/".join(parts), why) from None
+            raise
+        with os.fdopen(fd, "wb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO opens for writing too
+                raise _taken(root, "/".join(parts), why)
+            handle.truncate(0)
+            handle.write(body)
+    return root.joinpath(*parts)
+
+
+def remove(root: Path, relative: str | PurePath) -> bool:
+    """Unlink the regular file at `root`/`relative` (no link followed on the way); False
+    when there is none there."""
+    parts = _parts(relative)
+    if not parts:
+        return False
+    try:
+        with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".") as parent:
+            if not stat.S_ISREG(os.stat(parts[-1], dir_fd=parent,
+                                        follow_symlinks=False).st_mode):
+                return False
+            os.unlink(parts[-1], dir_fd=parent)
+    except (OSError, SolutionError):
+        return False
+    return True
+
+
+def link(root: Path, relative: str | PurePath, target: str) -> Path:
+    """Make a new symbolic link at `root`/`relative` to `target` (as written; parents
+    created); `Taken` when the name is already a link or a file."""
+    parts = _parts(relative)
+    if not parts:
+        raise ValueError("link needs a name")
+    with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".", create=True) as parent:
+        try:
+            os.symlink(target, parts[-1], dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in _TAKEN:
+                raise _taken(root, "/".join(parts), "a link") from None
+            raise
+    return root.joinpath(*parts)
+
+
 def read_regular(root: Path, relative: str | PurePath, limit: int) -> bytes | None:
     """The content of a regular file at `root`/`relative`, read without following a link
     on the way; None when it is missing, a link, not a regular file, or over `limit`."""

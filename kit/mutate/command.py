@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit import runcost
+
+if TYPE_CHECKING:
+    from kit.scenario import Scenario
 
 
 def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
@@ -53,11 +57,19 @@ def _budget(text: str) -> int | None:
 def main(args: argparse.Namespace) -> int:
     """Run `kit mutate`; exit 1 when a mutant survives or a run ends in error."""
     from kit import cli, scenario
+
+    sc = scenario.load(args.scenario)
+    given = cli._solution(args.solution, sc.golden, sc.terraform.dir)
+    with contextlib.ExitStack() as stack:
+        return _mutate(args, sc, cli._taken(stack, given, sc))
+
+
+def _mutate(args: argparse.Namespace, sc: Scenario, solution: Path) -> int:
+    """`kit mutate` of the intake's snapshot of the solution."""
+    from kit import cli
     from kit.mutate import generate, report
     from kit.mutate.analysis import analyse
 
-    sc = scenario.load(args.scenario)
-    solution = cli._solution(args.solution, sc.golden, sc.terraform.dir)
     if args.list:
         for m in generate.mutants(solution):
             print(f"{m.id}\t{m.description}")

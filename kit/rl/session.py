@@ -103,9 +103,11 @@ class KitSession:
         if tool == "list":
             return _obs(tool, True, "\n".join(ws.files()))
         if tool == "static":
-            return _obs(tool, True, tools.static_check(task, ws.root))
+            return _obs(tool, True, tools.on_snapshot(
+                ws.root, lambda taken: tools.static_check(task, taken)))
         if tool == "validate":
-            return _obs(tool, True, tools.terraform_validate(task, ws.root))
+            return _obs(tool, True, tools.on_snapshot(
+                ws.root, lambda taken: tools.terraform_validate(task, taken)))
         if tool == "ci_report":
             return _obs(tool, True, tools.ci_report(task, self.seed))
         if tool == "submit":

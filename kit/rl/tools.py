@@ -6,17 +6,30 @@ failing fault: what a CI page shows, never a run of the agent's own files)."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from kit import scenario as scenarios
 from kit.ci import static
 from kit.errors import KitError, SolutionError
+from kit.intake import snapshot
 from kit.tasks import bundle
 from kit.tasks.model import Task
 
 
+def on_snapshot(workspace: Path, use: Callable[[Path], str]) -> str:
+    """What `use` says of the intake's snapshot of the workspace (kit/intake/snapshot.py;
+    nothing reads the workspace itself), or why the intake refuses it."""
+    try:
+        with snapshot.taken(workspace) as taken:
+            return use(taken)
+    except snapshot.Refused as refused:
+        return refused.inside
+
+
 def static_check(task: Task, workspace: Path) -> str:
-    """The static findings of the workspace's Terraform, one a line (or none)."""
+    """The static findings of the workspace's Terraform, one a line (or none); `workspace`
+    is the kit's own snapshot of the agent's (on_snapshot)."""
     sc = scenarios.load(task.scenario)
     if not any(workspace.glob("*.tf")):
         return "no *.tf file at the workspace's root: nothing to check"
@@ -26,7 +39,8 @@ def static_check(task: Task, workspace: Path) -> str:
 
 def terraform_validate(task: Task, workspace: Path) -> str:
     """`terraform init` (offline mirror) and `terraform validate` of a copy of the
-    workspace, in the kit's deploy sandbox; refused constructs are never run."""
+    workspace (the kit's own snapshot: on_snapshot), in the kit's deploy sandbox; refused
+    constructs are never run."""
     from kit.deploy.terraform import Terraform
 
     sc = scenarios.load(task.scenario)
@@ -55,7 +69,7 @@ def ci_report(task: Task, seed: int) -> str:
     with tempfile.TemporaryDirectory(prefix="kit-rl-ci-") as tmp:
         start = Path(tmp) / "start"
         bundle.write_files(task.files, start)
-        result = run_faults(task, start, seed, Grade(task.id, "ci", seed, None, "error",
+        result = run_faults(task, (start, start), seed, Grade(task.id, "ci", seed, None, "error",
                                                      [task.failing_fault]),
                             Path(tmp) / "runs")
         return (Path(result.report_dir or tmp) / "summary.md").read_text()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
+from kit.intake import files
+
 MAX_FILE_BYTES = 1_000_000  # one write or read: a solution's file, not a data dump
 MAX_FILES = 500
 
@@ -59,11 +61,12 @@ class Workspace:
         if len(self.files()) >= MAX_FILES and not target.exists():
             raise WorkspaceRefusal(f"write {rel!r} refused: the workspace holds {MAX_FILES} "
                                    "files already")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # O_NOFOLLOW: a link made at the last component since resolve() is not followed.
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(content)
+        # Every component by descriptor, none followed: a link made since resolve() is not.
+        try:
+            files.replace(self.root, target.relative_to(self.root), content.encode())
+        except files.Taken:
+            raise WorkspaceRefusal(f"write {rel!r} refused: a name on the way is a file or a "
+                                   "link, not a directory") from None
         return f"wrote {rel} ({len(content)} characters)"
 
     def read(self, rel: str) -> str:
@@ -71,18 +74,17 @@ class Workspace:
         target = self.resolve(rel)
         if not target.is_file():
             raise WorkspaceRefusal(f"read {rel!r}: no such file in the workspace")
-        if target.stat().st_size > MAX_FILE_BYTES:
-            raise WorkspaceRefusal(f"read {rel!r} refused: over {MAX_FILE_BYTES} bytes")
-        fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW)
-        with os.fdopen(fd, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        data = files.read_regular(self.root, target.relative_to(self.root), MAX_FILE_BYTES)
+        if data is None:
+            raise WorkspaceRefusal(f"read {rel!r} refused: over {MAX_FILE_BYTES} bytes, or "
+                                   "not a regular file")
+        return data.decode("utf-8", errors="replace")
 
     def delete(self, rel: str) -> str:
         """Remove a file."""
         target = self.resolve(rel)
-        if not target.is_file():
+        if not files.remove(self.root, target.relative_to(self.root)):
             raise WorkspaceRefusal(f"delete {rel!r}: no such file in the workspace")
-        target.unlink()
         return f"deleted {rel}"
 
     def files(self) -> list[str]:

@@ -14,14 +14,18 @@ import re
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit import scenario as scenarios
 from kit.ci import static
+from kit.intake import snapshot
 from kit.intake.files import read_regular
 from kit.tasks import modes
 from kit.tasks.catalog import variant_of
 from kit.tasks.model import ANSWER_FILE, Task
+
+if TYPE_CHECKING:
+    from kit.scenario import Scenario
 
 PATCHED = re.compile(r"^(?:---|\+\+\+) [ab]/(?P<path>\S+)", re.M)
 
@@ -57,33 +61,47 @@ def grade(task: Task, workspace: Path, seed: int = 1, mode: str = "sampled",
     sc = scenarios.load(task.scenario)
     faults = modes.faults_for(mode, list(sc.faults), seed)
     base = Grade(task.id, mode, seed, 0.0, "fail", faults)
-    if not any(workspace.glob("*.tf")):
+    if not any(workspace.glob("*.tf")):  # its names only: nothing to take
         base.note = "the workspace holds no *.tf file at its root: nothing to deploy"
         return base
-    findings = static.check(workspace, sc.toolchain.allowed_providers, sc.modules_dir)
+    try:
+        with snapshot.taken(workspace) as taken:  # nothing reads the workspace after this
+            return _graded(task, sc, (workspace, taken), base, out, executor, address)
+    except snapshot.Refused as refused:
+        base.note = refused.inside  # no host path: an agent reads it
+        return base
+
+
+def _graded(task: Task, sc: Scenario, workspace: tuple[Path, Path], base: Grade,
+            out: Path | None, executor: str, address: str | None) -> Grade:
+    """The static checks, then the runs, of (the workspace, its intake snapshot)."""
+    findings = static.check(workspace[1], sc.toolchain.allowed_providers, sc.modules_dir)
     base.static = [str(f) for f in findings]
-    if mode == "sampled" and any(f.check == "deploy.allowed_constructs" for f in findings):
+    if base.mode == "sampled" and any(f.check == "deploy.allowed_constructs"
+                                      for f in findings):
         base.note = "the static gate refuses the solution (a run's gate would too): 0"
         return base
-    return run_faults(task, workspace, seed, base, out, executor, address)
+    return run_faults(task, workspace, base.seed, base, out, executor, address)
 
 
-def run_faults(task: Task, workspace: Path, seed: int, base: Grade, out: Path | None = None,
-               executor: str = "local", address: str | None = None) -> Grade:
-    """Run the workspace under base.faults through the kit's pipeline (one sandbox here, or
-    one Ray task each); the report's reward."""
+def run_faults(task: Task, workspace: tuple[Path, Path], seed: int, base: Grade,
+               out: Path | None = None, executor: str = "local", address: str | None = None
+               ) -> Grade:
+    """Run (the workspace, its intake snapshot) under base.faults through the kit's
+    pipeline (one sandbox here, or one Ray task each); the report's reward."""
     from kit import crosscheck
     from kit.report import document, markdown
 
+    shown, taken = workspace
     sc = scenarios.load(task.scenario)
     out = out or Path(tempfile.mkdtemp(prefix=f"kit-grade-{task.id}-"))
-    plan = crosscheck.Plan(sc, workspace.resolve(), base.faults, [seed], out)
+    plan = crosscheck.Plan(sc, taken, base.faults, [seed], out, shown=str(shown))
     results = crosscheck.run_all(plan, "moto", None, lambda label, run: None,
                                  jobs=len(base.faults) if executor == "ray" else 1,
                                  executor=executor, address=address)
-    command = (f"kit tasks grade {task.id} --workspace {workspace} --mode {base.mode} "
+    command = (f"kit tasks grade {task.id} --workspace {shown} --mode {base.mode} "
                f"--seed {seed}")
-    doc = document.build(sc, str(workspace), results, command)
+    doc = document.build(sc, str(shown), results, command)
     document.write(doc, out / "report.json")
     markdown.write(doc, out / "summary.md")
     base.reward, base.outcome, base.report_dir = doc["reward"], doc["outcome"], str(out)

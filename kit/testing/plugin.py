@@ -115,10 +115,12 @@ class Deployer:
         self.request, self.sandbox, self.seed = request, sandbox, seed
         self.recorder, self.run_root = recorder, run_root
         self.stacks: list[Stack] = []
+        self.intakes = contextlib.ExitStack()  # the snapshots the stacks were deployed from
 
     def __call__(self, scenario: str | Path | Scenario, solution: str | Path | None = None
                  ) -> Stack:
         from kit.errors import InputError
+        from kit.intake import snapshot
         from kit.scenario import Scenario, load
         from kit.testing.stack import deploy_stack
 
@@ -130,8 +132,10 @@ class Deployer:
         if not Path(chosen).is_dir():
             raise InputError(f"deployed({loaded.name!r}, solution={str(chosen)!r}): "
                              "no such directory (the solution's Terraform)")
-        stack = deploy_stack(loaded, Path(chosen).resolve(), self.sandbox, self.seed,
-                             self.run_root / "run", self.recorder)
+        # The intake's snapshot is deployed: nothing reads the given directory after it.
+        taken = self.intakes.enter_context(snapshot.taken(Path(chosen)))
+        stack = deploy_stack(loaded, taken, self.sandbox, self.seed, self.run_root / "run",
+                             self.recorder)
         self.stacks.append(stack)
         return stack
 
@@ -139,6 +143,7 @@ class Deployer:
         """Close every stack of the test."""
         while self.stacks:
             self.stacks.pop().close()
+        self.intakes.close()
 
 
 @pytest.fixture

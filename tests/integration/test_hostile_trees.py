@@ -9,7 +9,8 @@ climbing out and back, links to the golden, loops, FIFOs, deep and wide director
 a `.git/` whose configuration would run a command (fsmonitor, hooks, filters, pager,
 external diff, ssh command). Properties, whatever the tree:
 - the kit's process (root) never opens the root-only file nor a golden file (an audit
-  hook sees every `open`), and writes nothing into the tree;
+  hook sees every `open`), opens nothing of the tree but its `.git/` (read as data: the
+  intake's walker reads the rest, confined), and writes nothing into the tree;
 - no command the tree's `.git/` names ever runs (it would create a canary file);
 - each entry point ends in its verdict, the gate's refusal or an input error naming the
   problem: never an unhandled error, and `kit eval` never passes the defective tree and
@@ -39,6 +40,7 @@ from kit import scenario
 from kit.deploy import intake
 from kit.deploy.terraform import Terraform
 from kit.errors import InputError, SolutionError
+from kit.intake import snapshot
 from kit.mutate.generate import mutants
 from kit.run import baseline
 from kit.toolchain import deps
@@ -187,7 +189,19 @@ def _fingerprint(tree: Path) -> dict[str, tuple]:
 
 
 def _entry_points(tree: Path, work: Path) -> list[str]:
-    """Drive each entry point on the tree; what each ended in (a name, never a traceback)."""
+    """Drive each entry point's steps on the tree as they take it (its git as data, then the
+    intake's snapshot, then the rest on the snapshot); what each ended in (a name, never a
+    traceback)."""
+    ends = [f"source: {baseline.source(tree) is not None}"]
+    try:
+        with snapshot.taken(tree) as taken:
+            return ends + _on_snapshot(taken, work)
+    except snapshot.Refused:
+        return [*ends, "intake: refused"]
+
+
+def _on_snapshot(tree: Path, work: Path) -> list[str]:
+    """What the steps after the intake end in, on its snapshot."""
     ends = []
     refused = intake.refusals(tree)
     ends.append(f"gate: {len(refused)} refusal(s)")
@@ -197,7 +211,6 @@ def _entry_points(tree: Path, work: Path) -> list[str]:
             ends.append("copy: made")
         except (InputError, SolutionError) as exc:
             ends.append(f"copy: {type(exc).__name__}")
-    ends.append(f"source: {baseline.source(tree) is not None}")
     if not refused:
         ends.append(f"mutate: {len(mutants(tree))} mutant(s)")
     try:
@@ -229,6 +242,11 @@ def _check_tree(entries: list[tuple[str, str]], git: bool) -> None:
         with _opened() as opened:
             ends = _entry_points(tree, top / "work")
         assert host.leaked(opened) == [], (entries, ends)
+        # Of the tree itself, the kit's process opens only its .git/, as data: the rest was
+        # read by the intake's walker, in its sandbox.
+        git = str(tree / ".git")
+        assert [p for p in opened if p.startswith(str(tree) + os.sep)
+                and p != git and not p.startswith(git + os.sep)] == [], (entries, ends)
         assert not host.ran.exists(), (entries, ends)
         assert _fingerprint(tree) == before, (entries, ends)
 

@@ -47,7 +47,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("services", {"kit.sandbox"}),
     # Built on those pieces: the RDS front and its data plane (real PostgreSQL servers
     # behind Toxiproxy), and Terraform with its long-lived provider process.
-    ("planes", {"kit.rds", "kit.deploy"}),
+    # The intake's snapshot (kit.intake.snapshot) too: its walker runs confined.
+    ("planes", {"kit.rds", "kit.deploy", "kit.intake.snapshot"}),
     # `Sandbox` (kit/sandbox/__init__.py) starts and stops every service of a run together,
     # the RDS front and the provider among them, so it sits above the packages whose
     # services it composes, while its package's modules are the pieces below.

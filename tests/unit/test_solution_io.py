@@ -100,9 +100,31 @@ SCENARIO = "the kit's own scenario/golden/variant files (trusted input)"
 COPY = "the run's copy, through a name the kit chose, after the gate (say why it cannot be a link)"
 # a path the operator passed on the command line or in the job's environment
 USER_ARG = "a path the user passed on the command line (trusted operator input)"
-REASONS = frozenset({KIT, SCENARIO, COPY, USER_ARG})
+# the intake's snapshot (kit/intake/snapshot.py: made from the walker's stream, owned by the
+# kit) or a copy the kit made of it, after the gate judged its links where one is followed
+SNAPSHOT = "the intake's snapshot, or the kit's copy of it (links followed only after the gate)"
+# a file of a scenario root: every `kit` command takes a team's `.kit/` root with its
+# repository as the intake's snapshot (kit/cli.py _roots); an in-process caller (the pytest
+# plugin in a team's own test session, a library user) already runs that team's code
+ROOT_FILE = "a scenario root's file (a team's: the intake's snapshot in every kit command)"
+REASONS = frozenset({KIT, SCENARIO, COPY, USER_ARG, SNAPSHOT, ROOT_FILE})
 
 REVIEWED: dict[Key, str] = {
+    # What every entry point hands on after its intake (kit/cli.py _taken and _roots,
+    # kit/tasks/grade.py, kit/rl/tools.py, kit/testing/plugin.py): the snapshot, the
+    # kit's golden, or a copy the kit made of one of them (a variant, a mutant, a shipped
+    # archive unpacked).
+    ("kit/cluster.py", "pack", "tarfile.open"): SNAPSHOT,
+    ("kit/deploy/hcl.py", "parse", ".read_text"): SNAPSHOT,  # after intake.refusals
+    ("kit/deploy/terraform.py", "Terraform.__init__", "shutil.copytree"): SNAPSHOT,
+    ("kit/deploy/terraform.py", "_writes_files", ".read_text"): SNAPSHOT,  # after the gate
+    ("kit/mutate/reach.py", "Traced.solution", "shutil.copytree"): SNAPSHOT,
+    ("kit/variants.py", "patched_copy", "shutil.copytree"): SNAPSHOT,
+    ("kit/deploy/modules.py", "read_manifest", ".read_text"): ROOT_FILE,
+    ("kit/deploy/modules.py", "seed", "shutil.copytree"): ROOT_FILE,
+    ("kit/mutate/equivalents.py", "load", ".read_text"): ROOT_FILE,
+    ("kit/scenario.py", "_read", ".read_text"): ROOT_FILE,
+    ("kit/variants.py", "load", ".read_text"): ROOT_FILE,
     # summary.md the kit wrote under --report
     ("kit/ci/comment.py", "body", ".read_text"): KIT,
     # GITHUB_EVENT_PATH, the runner's event payload (the workflow's environment)
@@ -271,55 +293,12 @@ REVIEWED: dict[Key, str] = {
 # of issue 44's Deliver 1, listed so that the ratchet holds while they are moved behind the
 # intake. Fixing one: remove its line here (the test then says it is gone).
 SOLUTION_PATH_TODO: dict[Key, str] = {
-    ("kit/cluster.py", "pack", "tarfile.open"):
-        "Given.shipped (kit/matrix.py) tars the original solution directory as root: tar.add "
-        "opens each file by path, no snapshot",
     ("kit/deploy/command.py", "run", "subprocess.Popen"):
         "latent: the unconfined branch would run terraform as root with cwd= the run's copy; no "
         "caller takes it today (Terraform._cli always passes a confinement)",
-    ("kit/deploy/hcl.py", "parse", ".read_text"):
-        "every *.tf/*.tf.json of the solution (the original directory for the gate and "
-        "preflight, the run's copy for Terraform) by path: is_file and read_text follow a link",
-    ("kit/deploy/modules.py", "read_manifest", ".read_text"):
-        "a team repository's .kit/modules/modules.json by path (lstat-checked just before in "
-        "_cached, not opened with O_NOFOLLOW; its parents unchecked)",
-    ("kit/deploy/modules.py", "seed", "shutil.copytree"):
-        "copies a team repository's .kit/modules/<package> as root into the run's copy (links "
-        "checked by os.walk and realpath, not snapshotted by the intake)",
-    ("kit/deploy/terraform.py", "Terraform.__init__", "shutil.copytree"):
-        "copies the original solution directory (or the RL workspace) as root into the run's "
-        "copy (links kept as links, files opened by path; no intake snapshot)",
-    ("kit/deploy/terraform.py", "_writes_files", ".read_text"):
-        "every *.tf of the run's copy through links (rglob, is_file and read_text follow them)",
-    ("kit/mutate/equivalents.py", "load", ".read_text"):
-        "the scenario directory's equivalents file: a team's .kit/scenarios/<name>/, read "
-        "through a link",
-    ("kit/mutate/reach.py", "Traced.solution", "shutil.copytree"):
-        "copies the original solution directory as root (kit mutate's traced copy; no intake "
-        "snapshot)",
-    ("kit/rl/workspace.py", "Workspace.delete", ".unlink"):
-        "a file of the agent's workspace unlinked by path after resolve()'s check, not through "
-        "the intake's descriptors",
-    ("kit/rl/workspace.py", "Workspace.read", "os.open"):
-        "a file of the agent's workspace by path: O_NOFOLLOW on the last component only (the "
-        "parents checked earlier by resolve())",
-    ("kit/rl/workspace.py", "Workspace.write", ".mkdir"):
-        "parents in the agent's workspace made by path after resolve()'s per-component link "
-        "check, not through the intake's descriptors",
-    ("kit/rl/workspace.py", "Workspace.write", "os.open"):
-        "a file of the agent's workspace by path: O_NOFOLLOW on the last component only (the "
-        "parents checked earlier by resolve())",
-    ("kit/scenario.py", "_read", ".read_text"):
-        "scenario.yaml; in team mode a team repository's .kit/scenarios/<name>/scenario.yaml, "
-        "read through a link",
-    ("kit/variants.py", "load", ".read_text"):
-        "variant.yaml; for a team scenario under the repository's .kit/variants/, read through "
-        "a link",
-    ("kit/variants.py", "patched_copy", "shutil.copytree"):
-        "copies the solution (kit mutate) or the team repository (kit validate's golden) as "
-        "root (links kept, files opened by path; no intake snapshot)",
     ("kit/variants.py", "patched_copy", "subprocess.run"):
-        "git apply as root on the host, outside any sandbox, in the copy of the solution's tree",
+        "git apply as root on the host, outside any sandbox, in the kit's copy of the snapshot (a "
+        "team's variant patch is the team's)",
 }
 
 

@@ -61,7 +61,7 @@ def test_a_session_starts_from_the_tasks_files_and_refuses_with_evidence(tmp_pat
 
 
 @pytest.mark.parametrize("path, content, why", [
-    ("notes.md/inner.md", "x", "File exists"), ("x" * 300, "x", "File name too long"),
+    ("notes.md/inner.md", "x", "not a directory"), ("x" * 300, "x", "File name too long"),
     ("text.md", "\udc80", "UnicodeEncodeError")])
 def test_a_failed_action_says_why_by_the_agents_path_never_the_hosts(tmp_path, path, content,
                                                                       why):

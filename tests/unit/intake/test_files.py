@@ -144,3 +144,23 @@ def test_a_root_module_that_is_a_link_in_the_copy_is_the_solutions_fault(
     with pytest.raises(files.Taken, match="infra: this name is reserved .* symbolic link"):
         files.create(tmp_path / "infra", "zz_kit_provider.tf", "x")
     assert list((tmp_path / "real").iterdir()) == []
+
+
+def test_replacing_and_removing_follow_no_link_and_touch_only_regular_files(
+        tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("host")
+    root = tmp_path / "root"
+    root.mkdir()
+    assert files.replace(root, "a/b.txt", "one").read_text() == "one"
+    assert files.replace(root, "a/b.txt", "2").read_text() == "2"  # truncated, not appended
+    (root / "out").symlink_to(outside)
+    (root / "dir-out").symlink_to(tmp_path)
+    os.mkfifo(root / "pipe")
+    for name in ("out", "dir-out/outside.txt", "pipe", "a"):
+        with pytest.raises(files.Taken):
+            files.replace(root, name, "x")
+        assert not files.remove(root, name)
+    assert outside.read_text() == "host"
+    assert files.remove(root, "a/b.txt") and not (root / "a" / "b.txt").exists()
+    assert not files.remove(root, "a/b.txt")
