@@ -36,6 +36,11 @@ def _parts(relative: str | PurePath) -> list[str]:
     return parts
 
 
+def _parent(parts: list[str]) -> PurePath:
+    """The directory holding the last of `parts` (the top itself for a single name)."""
+    return PurePath(*parts[:-1])
+
+
 def _kind(root: Path, relative: str) -> str:
     """What holds a name (for the message): a link and its target, a directory, a file."""
     where = root / relative
@@ -97,7 +102,7 @@ def create(root: Path, relative: str | PurePath, data: bytes | str, *, mode: int
     if not parts:
         raise ValueError("create needs a file name")
     body = data.encode() if isinstance(data, str) else data
-    with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".", create=True,
+    with directory(root, _parent(parts), create=True,
                    why=why) as parent:
         try:
             fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
@@ -121,7 +126,7 @@ def replace(root: Path, relative: str | PurePath, data: bytes | str, *,
     if not parts:
         raise ValueError("replace needs a file name")
     body = data.encode() if isinstance(data, str) else data
-    with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".", create=True,
+    with directory(root, _parent(parts), create=True,
                    why=why) as parent:
         try:
             fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
@@ -145,7 +150,7 @@ def remove(root: Path, relative: str | PurePath) -> bool:
     if not parts:
         return False
     try:
-        with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".") as parent:
+        with directory(root, _parent(parts)) as parent:
             if not stat.S_ISREG(os.stat(parts[-1], dir_fd=parent,
                                         follow_symlinks=False).st_mode):
                 return False
@@ -161,7 +166,7 @@ def link(root: Path, relative: str | PurePath, target: str) -> Path:
     parts = _parts(relative)
     if not parts:
         raise ValueError("link needs a name")
-    with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".", create=True) as parent:
+    with directory(root, _parent(parts), create=True) as parent:
         try:
             os.symlink(target, parts[-1], dir_fd=parent)
         except OSError as exc:
@@ -178,7 +183,7 @@ def read_regular(root: Path, relative: str | PurePath, limit: int) -> bytes | No
     if not parts:
         return None
     try:
-        with directory(root, PurePath(*parts[:-1]) if parts[:-1] else ".") as parent:
+        with directory(root, _parent(parts)) as parent:
             # O_NONBLOCK: a FIFO at the name must not hang the kit.
             fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
                          | os.O_CLOEXEC, dir_fd=parent)
