@@ -19,15 +19,27 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
+import tempfile
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from kit.deploy import command
+from kit.deploy.command import Completed
 from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
+from kit.intake import files
+from kit.sandbox.confine import Confinement
+from kit.sandbox.limits import GiB, Limits, MiB
+from kit.sandbox.view import View
 from kit.scenario import Scenario, read_yaml
+
+MAX_PATCH = 4 * MiB
+APPLY_TIMEOUT = 120.0
+# One git process writing the patched files of one solution.
+APPLY_LIMITS = Limits(address_space=1 * GiB, processes=16, open_files=256,
+                      file_size=64 * MiB, memory=512 * MiB, cpus=1.0, tmp_size=1 * MiB)
 
 
 class Variant(BaseModel):
@@ -112,7 +124,7 @@ def load(scenario: Scenario, directory: Path) -> Variant:
 
 def materialize(scenario: Scenario, variant: Variant, target: Path) -> Path:
     """Copy the golden into `target` and apply the variant's patch; errors name the patch."""
-    refused = patched_copy(scenario.golden, variant.patch.resolve(), target)
+    refused = patched_copy(scenario.golden, variant.patch, target)
     if refused is not None:
         raise InputError(f"{variant.patch}: does not apply to the current "
                          f"golden/{scenario.name}:\n{refused}")
@@ -122,20 +134,41 @@ def materialize(scenario: Scenario, variant: Variant, target: Path) -> Path:
 def patched_copy(source: Path, patch: Path | str, target: Path) -> str | None:
     """Copy `source` into `target` and apply `patch` (a patch file, or its text); git's
     complaint, with `target` removed, when it does not apply."""
+    text = patch if isinstance(patch, str) else _patch_text(patch)
     # What a run never copies stays behind (a team repository's .git/ and .kit/ too). Links
     # are copied as links, never followed by this (root) process: the gate judges them in
     # the copy, on its own paths, as it judges any solution's.
     shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_COPIED), symlinks=True)
-    # The ceiling keeps git from finding an enclosing repository and patching that instead;
-    # no GIT_* of the caller's (a hook's GIT_DIR) and no config file: `git apply` needs none.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
-        "GIT_CEILING_DIRECTORIES": str(target.parent), "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull}
-    given = [str(patch)] if isinstance(patch, Path) else ["-"]
-    done = subprocess.run(["git", "apply", "--whitespace=nowarn", *given],
-                          input=None if isinstance(patch, Path) else patch, cwd=target,
-                          capture_output=True, text=True, check=False, env=env)
-    if done.returncode == 0:
+    with tempfile.TemporaryDirectory(prefix="kit-patch-") as held:
+        given = Path(held) / "change.patch"
+        given.write_text(text)
+        done = _git_apply(given, target)
+    if done.ok:
         return None
     shutil.rmtree(target, ignore_errors=True)
-    return done.stderr.strip()
+    return done.stderr.strip() or f"git apply did not finish within {APPLY_TIMEOUT:.0f} s"
+
+
+def _patch_text(patch: Path) -> str:
+    """A variant's patch file, read without following a link at its name (a team's
+    variants are its own files, in the intake's snapshot)."""
+    data = files.read_regular(patch.parent, patch.name, MAX_PATCH)
+    if data is None:
+        raise InputError(f"{patch}: not a regular file of at most {MAX_PATCH // MiB} MiB "
+                         "(a variant's change.patch)")
+    return data.decode(errors="replace")
+
+
+def _git_apply(patch: Path, target: Path) -> Completed:
+    """`git apply` of `patch` in `target`, confined: it sees git, the patch and `target`
+    alone (a link in the copy leads nowhere else), with no network and no config file."""
+    git = shutil.which("git") or "/usr/bin/git"
+    # The ceiling keeps git from looking for an enclosing repository; no config file:
+    # `git apply` needs none.
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
+           "GIT_CEILING_DIRECTORIES": str(target.parent), "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_CONFIG_GLOBAL": os.devnull}
+    view = View().program(git).show(patch).show(target, writable=True)
+    with Confinement("variant", view, APPLY_LIMITS, network="none") as confinement:
+        return command.run([git, "apply", "--whitespace=nowarn", str(patch)], cwd=target,
+                           env=env, timeout=APPLY_TIMEOUT, confinement=confinement)

@@ -1,4 +1,4 @@
-"""Run one CLI command in its own process group (or sandbox), bounded by a timeout, killed
+"""Run one CLI command in its sandbox (kit/sandbox/confine.py), bounded by a timeout, killed
 on Ctrl-C."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kit.sandbox.confine import Confinement
 from kit.sandbox.confined import Confined
-from kit.sandbox.process import die_with_parent, signal_group
+from kit.sandbox.process import signal_group
 
 # How long a command past its timeout has to stop on SIGINT before it is killed: Terraform
 # then finishes its in-flight requests and writes its state whole (killed mid-write, the
@@ -34,19 +34,12 @@ class Completed:
 
 
 def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float,
-        confinement: Confinement | None = None) -> Completed:
-    """Run argv to completion (confined, if given one); on timeout, interrupt it and kill it
-    after a grace; on any other interruption, kill its whole group (or sandbox)."""
-    confined = None
-    if confinement is not None:
-        confined = confinement.spawn(argv, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        proc = confined.popen
-    else:
-        proc = subprocess.Popen(
-            list(argv), cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-            start_new_session=True, preexec_fn=die_with_parent)
+        confinement: Confinement) -> Completed:
+    """Run argv to completion, confined; on timeout, interrupt it and kill it after a
+    grace; on any other interruption, kill its whole sandbox."""
+    confined = confinement.spawn(argv, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+    proc = confined.popen
     try:
         out, err, timed_out = _outputs(proc, confined, timeout)
     except BaseException:
@@ -55,19 +48,16 @@ def run(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: floa
         proc.communicate()
         raise
     finally:
-        if confined is not None:
-            confined.poll()  # once it ended: its own exit code, and its status pipe closed
+        confined.poll()  # once it ended: its own exit code, and its status pipe closed
     # Providers are children of terraform in its group; reap any straggler.
     signal_group(proc.pid, signal.SIGKILL)
     if timed_out:
         return Completed(tuple(argv), None, out, err)
-    if confined is None:
-        return Completed(tuple(argv), proc.returncode, out, err)
     confined.check_started(err)  # a sandbox that never ran the command is the kit's error
     return Completed(tuple(argv), confined.returncode, out, err)
 
 
-def _outputs(proc: subprocess.Popen[str], confined: Confined | None,
+def _outputs(proc: subprocess.Popen[str], confined: Confined,
              timeout: float) -> tuple[str, str, bool]:
     """What the command printed, and whether it ran past its timeout (then it was
     interrupted, and killed if it did not stop within the grace)."""
@@ -76,7 +66,7 @@ def _outputs(proc: subprocess.Popen[str], confined: Confined | None,
         return out, err, False
     except subprocess.TimeoutExpired:
         # A confined command's init forwards the signal; bwrap itself would not.
-        (proc if confined is None else confined).send_signal(signal.SIGINT)
+        confined.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=INTERRUPT_GRACE)
     except subprocess.TimeoutExpired:

@@ -5,9 +5,9 @@ path outside the intake module and the sandbox).
 The kit runs as root on the host and grades a hostile solution. kit/intake/ (no-follow
 reads and creates, git as data) and kit/sandbox/ are the places allowed to touch what a
 solution controls; every other module's calls of the kinds below are found with `ast` and
-compared with REVIEWED (each site's reason) and SOLUTION_PATH_TODO (sites that do touch a
-solution-controlled path outside the intake: known, to be moved behind it). A call that is
-in neither fails the test (review it and list it), and so does an entry whose call is gone
+compared with REVIEWED (each site's reason; none is a path the solution controls outside
+the intake). A call not listed fails the test (review it: one on a path a solution
+controls belongs in kit/intake or the sandbox), and so does an entry whose call is gone
 (remove it). A site is keyed by (module, enclosing function's qualified name, call): one
 entry covers every such call in that function, so a new call of a listed kind in a listed
 function is not seen here; read the function when you change it.
@@ -281,24 +281,12 @@ REVIEWED: dict[Key, str] = {
     ("kit/toolchain/runtime.py", "manifest", ".read_text"): KIT,
     # the target the kit named; rmtree removes a link, never follows it
     ("kit/variants.py", "patched_copy", "shutil.rmtree"): COPY,
+    # the patch's text, in the kit's own temp dir (git in its sandbox reads it there)
+    ("kit/variants.py", "patched_copy", ".write_text"): KIT,
     ("kit/workload/runbook.py", "RunbookRunner._tail", ".read_text"): KIT,
     ("kit/workload/supervisor.py", "Supervisor._tail", ".read_text"): KIT,
     # the run dir's worker log (the worker gets the descriptor)
     ("kit/workload/supervisor.py", "spawn", ".open"): KIT,
-}
-
-# Sites that read, write or run on a path a solution controls (the solution directory, a
-# run's copy at a name the solution could have made a link, a team repository's .kit/ or
-# workers, an agent's workspace) NOT through kit/intake's no-follow helpers: known breaches
-# of issue 44's Deliver 1, listed so that the ratchet holds while they are moved behind the
-# intake. Fixing one: remove its line here (the test then says it is gone).
-SOLUTION_PATH_TODO: dict[Key, str] = {
-    ("kit/deploy/command.py", "run", "subprocess.Popen"):
-        "latent: the unconfined branch would run terraform as root with cwd= the run's copy; no "
-        "caller takes it today (Terraform._cli always passes a confinement)",
-    ("kit/variants.py", "patched_copy", "subprocess.run"):
-        "git apply as root on the host, outside any sandbox, in the kit's copy of the snapshot (a "
-        "team's variant patch is the team's)",
 }
 
 
@@ -326,20 +314,18 @@ def _show(keys: list[Key]) -> str:
 
 
 def test_every_call_on_a_path_is_reviewed() -> None:
-    unlisted, stale = compare(found_sites(modules()), [*REVIEWED, *SOLUTION_PATH_TODO])
+    unlisted, stale = compare(found_sites(modules()), REVIEWED)
     assert not unlisted, (
         "calls that open, copy, move, remove or run, in no table of "
         f"{Path(__file__).name}: read each; one on a path a solution controls belongs in "
-        "kit/intake (or, until then, SOLUTION_PATH_TODO), else list it in REVIEWED with its "
+        "kit/intake or the sandbox, else list it in REVIEWED with its "
         "reason:\n" + _show(unlisted))
     assert not stale, "listed calls no longer found (remove them):\n" + _show(stale)
 
 
-def test_the_tables_are_disjoint_and_use_the_defined_reasons() -> None:
-    assert not set(REVIEWED) & set(SOLUTION_PATH_TODO)
+def test_the_table_uses_the_defined_reasons() -> None:
     assert {r for r in REVIEWED.values() if r not in REASONS} == set()
-    assert all(why.strip() for why in SOLUTION_PATH_TODO.values())
-    assert not [k for k in [*REVIEWED, *SOLUTION_PATH_TODO] if k[0].startswith(ALLOWED)]
+    assert not [k for k in REVIEWED if k[0].startswith(ALLOWED)]
 
 
 SOURCE = """
