@@ -1,0 +1,1 @@
+"""Order worker: SQS orders queue -> PostgreSQL (orders + outbox) -> SNS topic."""

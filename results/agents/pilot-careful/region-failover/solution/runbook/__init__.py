@@ -1,0 +1,1 @@
+"""Ledger region-loss failover runbook (run as ``python -m runbook``)."""

@@ -1,0 +1,5 @@
+import sys
+
+from runbook.failover import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""FIFO ledger worker."""

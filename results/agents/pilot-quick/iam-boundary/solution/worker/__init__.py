@@ -1,0 +1,1 @@
+"""Render worker: consumes render jobs from SQS and stores results in S3."""

@@ -1,0 +1,1 @@
+"""Order pipeline worker: SQS -> PostgreSQL."""

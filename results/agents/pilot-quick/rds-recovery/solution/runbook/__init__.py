@@ -1,0 +1,1 @@
+"""Ledger database incident runbook."""

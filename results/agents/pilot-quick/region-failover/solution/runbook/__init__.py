@@ -1,0 +1,1 @@
+"""Region-loss failover runbook for the ledger database."""
