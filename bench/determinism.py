@@ -18,8 +18,9 @@ sys.path.insert(0, str(ROOT))
 from bench.run import write_block  # noqa: E402
 from kit import scenario  # noqa: E402
 from kit.checks import CheckResult  # noqa: E402
+from kit.evaluate.matrix import Row  # noqa: E402
+from kit.evaluate.validate import plan_rows  # noqa: E402
 from kit.run.result import RunResult  # noqa: E402
-from kit.validate import Row, plan_rows  # noqa: E402
 from kit.variants import load_all  # noqa: E402
 
 

@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import write_block  # noqa: E402
 from kit import scenario  # noqa: E402
-from kit.validate import Row, validate  # noqa: E402
+from kit.evaluate.matrix import Row  # noqa: E402
+from kit.evaluate.validate import validate  # noqa: E402
 
 ADVERSARIAL = ROOT / "tests" / "adversarial"
 

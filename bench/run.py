@@ -37,6 +37,7 @@ from kit.aws import HARNESS_ARN  # noqa: E402
 from kit.deploy.hcl import parse  # noqa: E402
 from kit.deploy.override import endpoint_env, write_provider_config  # noqa: E402
 from kit.deploy.terraform import Terraform  # noqa: E402
+from kit.evaluate.validate import validate  # noqa: E402
 from kit.history import History  # noqa: E402
 from kit.run.pipeline import run_once  # noqa: E402
 from kit.sandbox import Sandbox  # noqa: E402
@@ -44,7 +45,6 @@ from kit.sandbox.moto import MotoServer  # noqa: E402
 from kit.sandbox.ports import free_port  # noqa: E402
 from kit.sandbox.process import ManagedProcess  # noqa: E402
 from kit.toolchain import write_cli_config  # noqa: E402
-from kit.validate import validate  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
 ALL_PARTS = ("sandbox,moto,init,foundation,golden,bare,validate,gateway,throughput,"

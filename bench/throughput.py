@@ -28,10 +28,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kit import runcost, scenario  # noqa: E402
-from kit.matrix import Golden, Matrix, Subject, VariantOf, _Sandboxes, execute  # noqa: E402
+from kit import scenario  # noqa: E402
+from kit.evaluate import runcost  # noqa: E402
+from kit.evaluate.matrix import Golden, Matrix, Row, Subject, VariantOf, _Sandboxes, execute  # noqa: E402
+from kit.evaluate.validate import plan_rows  # noqa: E402
 from kit.run.result import RunResult  # noqa: E402
-from kit.validate import Row, plan_rows  # noqa: E402
 from kit.variants import load_all  # noqa: E402
 
 # BENCH_THROUGHPUT_ROWS=N: only N rows of the plan, spread over it (golden and defects

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from kit import interrupt, runcost, toolchain
+from kit import interrupt, toolchain
 from kit.aws import ACCOUNT_ID
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
+from kit.evaluate import runcost
 from kit.mutate import command as mutate_command
 from kit.report.confirm import DEFAULT as CONFIRM
 from kit.report.escape import terminal as t
@@ -173,8 +174,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Grade a solution across the scenario's faults (or one), against a base with
     --baseline; exit code per outcome (with a base: per new failure)."""
     from kit import scenario
+    from kit.evaluate import baseline
     from kit.report.table import agreement
-    from kit.run import baseline
 
     sc = scenario.load(args.scenario)
     _require_confinement(args)
@@ -216,7 +217,7 @@ def _both_sides(args: argparse.Namespace, sc: Scenario, solution: tuple[Path, Pa
     """With --baseline: (the base, its runs), the head's runs and findings, and the
     reruns' decisions on the head's new failures (graded while the base is checked out).
     `solution`: (the head as given, its intake snapshot)."""
-    from kit.run import baseline
+    from kit.evaluate import baseline
 
     with baseline.checkout(args.baseline, solution[0]) as side, \
             contextlib.ExitStack() as stack:
@@ -273,7 +274,7 @@ def _eval_command(name: str, args: argparse.Namespace, solution: str,
 
 
 def _findings_lines(findings: Sequence[Any]) -> list[str]:
-    from kit import crosscheck
+    from kit.evaluate import crosscheck
 
     return [t(line) for line in crosscheck.lines(list(findings))]
 
@@ -283,9 +284,9 @@ def _grade(args: argparse.Namespace, sc: Scenario, solution: tuple[Path, Path],
            label: str) -> tuple[list[RunResult], list[Any]]:
     """Every fault and seed of one solution, (as given, its intake snapshot): the snapshot
     runs, the given directory is named (on both emulators with --cross-check)."""
-    from kit import crosscheck
+    from kit.evaluate import crosscheck, runner
 
-    plan = crosscheck.Plan(sc, solution[1], faults, seeds, out, shown=str(solution[0]))
+    plan = runner.Plan(sc, solution[1], faults, seeds, out, shown=str(solution[0]))
 
     def progress(text: str, run: RunResult | None) -> None:
         if run is None:
@@ -296,9 +297,9 @@ def _grade(args: argparse.Namespace, sc: Scenario, solution: tuple[Path, Path],
     with console.status(sc.name) as status:
         if args.cross_check:
             return crosscheck.cross_check(plan, emulator, url, progress)
-        return crosscheck.run_all(plan, emulator, url, progress,
-                                  jobs=_eval_jobs(args, len(faults) * len(seeds)),
-                                  executor=args.executor, address=args.address), []
+        return runner.run_all(plan, emulator, url, progress,
+                              jobs=_eval_jobs(args, len(faults) * len(seeds)),
+                              executor=args.executor, address=args.address), []
 
 
 def _eval_jobs(args: argparse.Namespace, runs: int) -> int:
@@ -471,8 +472,8 @@ def _drill_report(run: RunResult) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Run the kill matrix: golden passes everywhere, every variant killed for its reason."""
     from kit import scenario
+    from kit.evaluate.validate import uncovered, validate
     from kit.report.table import kill_matrix
-    from kit.validate import uncovered, validate
     from kit.variants import load_all
 
     sc = scenario.load(args.scenario)
@@ -611,7 +612,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
                         help="grade a solution directory across a scenario's faults")
     ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "
-                    "each in its own sandbox, or auto (kit/runcost.py) (default: 1; with "
+                    "each in its own sandbox, or auto (kit/evaluate/runcost.py) (default: 1; with "
                     "--executor ray, every run at once on a cluster at --address, or one "
                     "per core on a local one)")
     ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
@@ -744,7 +745,8 @@ def _emulator_options() -> argparse.ArgumentParser:
 
 
 def _executor_options() -> argparse.ArgumentParser:
-    """The options of every command that runs many runs: where they execute (kit/matrix.py)."""
+    """The options of every command that runs many runs: where they execute
+    (kit/evaluate/matrix.py)."""
     executors = argparse.ArgumentParser(add_help=False)
     executors.add_argument("--executor", choices=("local", "ray"), default="local",
                            help="where the runs execute: threads here, or Ray actors "
@@ -773,7 +775,7 @@ def _add_validate(va: argparse.ArgumentParser) -> None:
     va.add_argument("--repeat", type=int, default=1, help="seeds per row (reports flakes)")
     va.add_argument("--jobs", type=runcost.parse_jobs, default=1, help="parallel runs, each "
                     "in its own sandbox, or auto: from the CPU per run measured here and the "
-                    "cores (kit/runcost.py)")
+                    "cores (kit/evaluate/runcost.py)")
     va.add_argument("--seed", type=int, default=1)
     va.add_argument("--only", action="append", metavar="ROW",
                     help="run only this row: golden or a variant name (repeatable)")

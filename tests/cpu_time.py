@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kit.runcost import cpu_seconds
+from kit.evaluate.runcost import cpu_seconds
 
 ENV = "KIT_TEST_CPU"
 TOP = 25

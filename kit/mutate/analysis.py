@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.errors import InputError
+from kit.evaluate.matrix import Row
 from kit.mutate import equivalents, generate, reach
 from kit.mutate import reuse as reused
 from kit.mutate.run import Judged, faults_for, judge_runs, judge_static, planned
 from kit.run.result import RunResult
 from kit.scenario import Scenario
-from kit.validate import Row
 
 
 @dataclass
@@ -60,7 +60,7 @@ def analyse(scenario: Scenario, solution: Path, out: Path, *, seed: int = 1,
     unchanged mutants carry over, a later one's over an earlier one's; `chosen`: the faults
     every mutant runs under instead of the sampled one; `escalate`: how many more faults a
     survivor meets at most, None for every one; `executor` and `address`: where the runs
-    execute, kit/matrix.py)."""
+    execute, kit/evaluate/matrix.py)."""
     unknown = sorted(set(chosen) - set(scenario.faults))
     if unknown:
         raise InputError(f"--fault {', '.join(unknown)}: no such fault in {scenario.name}'s "

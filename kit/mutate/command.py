@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kit import runcost
+from kit.evaluate import runcost
 
 if TYPE_CHECKING:
     from kit.scenario import Scenario
@@ -33,7 +33,8 @@ def register(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     "kills it (default: all; 0: no escalation)")
     mu.add_argument("--seed", type=int, default=1)
     mu.add_argument("--jobs", type=runcost.parse_jobs, default=1,
-                    help="parallel runs, each in its own sandbox, or auto (kit/runcost.py)")
+                    help="parallel runs, each in its own sandbox, or auto "
+                         "(kit/evaluate/runcost.py)")
     mu.add_argument("--only", action="append", metavar="ID",
                     help="judge only this mutant (an id or an id prefix, e.g. py.; repeatable)")
     mu.add_argument("--reuse", metavar="PATH", action="append",

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.bind import WORKSPACE
+from kit.evaluate.matrix import Matrix, Row, _Sandboxes, execute
 from kit.intake import files
-from kit.matrix import Matrix, _Sandboxes, execute
 from kit.mutate.mutant import Mutant
 from kit.scenario import EnvLiteral, Scenario
-from kit.validate import Row
 
 FILE = "reach.json"
 DIR = ".kit-reach"  # in the traced copy of the solution
@@ -71,7 +70,7 @@ Reach = dict[str, set[str]]  # fault -> "file:line" of the solution's code it ra
 
 @dataclass(frozen=True)
 class Traced:
-    """The solution with the tracer beside it (a subject of kit/matrix.py)."""
+    """The solution with the tracer beside it (a subject of kit/evaluate/matrix.py)."""
 
     base: Path
 

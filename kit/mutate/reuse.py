@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.errors import InputError
-from kit.matrix import dir_name
+from kit.evaluate.matrix import dir_name
 from kit.mutate.run import Judged
 
 

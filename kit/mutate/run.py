@@ -1,6 +1,6 @@
 """Judging mutants like variants, cheap first: the static checks of `kit check --static`
 (the gate and the policy lint: no emulator run), then a run of each mutant left under a
-fault drawn from the seed (or under every fault), through kit/matrix.py's runner (the kill
+fault drawn from the seed (or under every fault), through kit/evaluate/matrix.py's runner (the kill
 matrix's sandboxes and executors) and kit/run/'s pipeline. A mutant is killed when an
 invariant fails (or a static finding the solution has not appears); it survives with
 reward 1.00. A worker-code mutant's fault is drawn among those that reach the code it
@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kit.ci import static
-from kit.matrix import Matrix, Subject, _Sandboxes, execute
+from kit.evaluate.matrix import Matrix, Row, Subject, _Sandboxes, execute
 from kit.mutate import reach
 from kit.mutate.apply import materialize
 from kit.mutate.mutant import Mutant
 from kit.mutate.reach import Reach
 from kit.run.result import RunResult
 from kit.scenario import Scenario
-from kit.validate import Row
 
 STATUSES = ("killed", "survived", "equivalent", "error")
 
@@ -82,7 +81,7 @@ def judge_static(scenario: Scenario, solution: Path, judged: list[Judged]) -> No
 
 @dataclass(frozen=True)
 class MutantOf:
-    """A mutant: the solution with the mutant's patch (a subject of kit/matrix.py)."""
+    """A mutant: the solution with the mutant's patch (a subject of kit/evaluate/matrix.py)."""
 
     base: Path
     mutant: Mutant
@@ -124,7 +123,7 @@ def judge_runs(scenario: Scenario, solution: Path, judged: list[Judged], out: Pa
                address: str | None = None,
                progress: Callable[[Row, RunResult], None] = lambda row, run: None) -> None:
     """Run every mutant not yet decided under its first faults, on `executor`
-    (kit/matrix.py); then each survivor under its next faults, round by round, until it is
+    (kit/evaluate/matrix.py); then each survivor under its next faults, round by round, until it is
     killed or has met every fault `planned` gives it."""
     left = [j for j in judged if j.status == "survived" and not j.stage]
     plan = {j.mutant.id: planned(scenario, j.mutant, seed, all_faults, chosen, reached,

@@ -6,7 +6,7 @@ emulator itself is what is measured), makes resources of its own (unique names) 
 an `Observation`: whether the emulator behaves as the AWS documentation quoted in `aws`
 says, and what it saw. The same probes fill the fidelity table of docs/emulators.md
 (tests/integration/test_emulator_behaviour.py runs each on moto and on LocalStack and checks
-the table against what it measured) and tell a cross-check (kit/crosscheck.py) which
+the table against what it measured) and tell a cross-check (kit/evaluate/crosscheck.py) which
 emulator matches AWS where their verdicts disagree (`RELIED_ON`: invariant -> behaviours).
 """
 

@@ -33,8 +33,8 @@ Format `kit.report/2`:
   fail_on (new|flaky|any), verdict (the check's: pass|fail|error, what the exit code says).
 
 `emulators` says which emulator served each AWS service of the run (kit/sandbox/emulator.py).
-`fidelity_findings` come from `kit eval --cross-check` (kit/crosscheck.py): invariants whose
-verdict differed between the emulators, taken out of the run's verdicts (so out of the
+`fidelity_findings` come from `kit eval --cross-check` (kit/evaluate/crosscheck.py): invariants
+whose verdict differed between the emulators, taken out of the run's verdicts (so out of the
 reward) and reported here with both evidences and the documented behaviours behind them.
 
 `used_vs_granted` (kit/iam/usage.py) is computed by the run from its history: null when the
@@ -69,7 +69,7 @@ from kit.reward import RewardSpec, is_judged, reward, run_score
 from kit.run.result import RunResult
 
 if TYPE_CHECKING:
-    from kit.crosscheck import Finding
+    from kit.evaluate.crosscheck import Finding
 from kit.scenario import Scenario
 
 FORMAT = "kit.report/2"

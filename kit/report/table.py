@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
+from kit.evaluate.matrix import Row
 from kit.report.escape import terminal as t
 from kit.reward import RewardSpec
 from kit.run.result import RunResult
-from kit.validate import Row
 
 STYLE = {"pass": "[green]pass[/]", "fail": "[red]FAIL[/]", "error": "[yellow]error[/]"}
 

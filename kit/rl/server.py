@@ -29,7 +29,7 @@ def serve(port: int, mode: str, executor: str = "local", address: str | None = N
     if executor != "ray":
         uvicorn.run(app(), host="127.0.0.1", port=port, log_level="warning")
         return
-    from kit import cluster
+    from kit.evaluate import cluster
 
     with cluster.connected(address, os.cpu_count() or 1):
         uvicorn.run(app(), host="127.0.0.1", port=port, log_level="warning")

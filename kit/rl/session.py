@@ -14,7 +14,7 @@ an observation. Actions (`tool` and its arguments):
 Every session has its own temporary workspace (removed by close()); grading copies it into
 a sandbox of its own, so concurrent sessions never see each other's files. With `executor`
 "ray", a submit runs each fault as a Ray task (the workspace's files shipped to it), on the
-cluster this process connected to (kit/cluster.py `connected`, as `kit serve` does) or, if
+cluster this process connected to (kit/evaluate/cluster.py `connected`, as `kit serve` does) or, if
 none, on a local one started for that submit."""
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kit.bind import Bound
-from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults import FAULTS, FaultContext
+from kit.faults.nemesis import Nemesis
 from kit.faults.rds import DrillHooks
 from kit.faults.rotation import RotationHooks
 from kit.lambdas.service import LambdaService

@@ -14,7 +14,7 @@ from kit.aws import rule_parts
 from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.checks.recovery import WITHIN_RTO
 from kit.errors import KitError
-from kit.faults import Nemesis
+from kit.faults.nemesis import Nemesis
 from kit.history import Op
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService

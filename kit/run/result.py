@@ -25,7 +25,7 @@ class RunResult:
     # {complete, missing [what and how to get it], roles {role: axes}}: kit/sandbox/confine.py
     confinement: dict[str, Any] | None = None
     emulators: dict[str, str] | None = None  # AWS service -> the emulator that served it
-    # Invariants set aside by a cross-check (kit/crosscheck.py): emulators disagreed.
+    # Invariants set aside by a cross-check (kit/evaluate/crosscheck.py): emulators disagreed.
     fidelity_findings: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

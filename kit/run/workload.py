@@ -12,7 +12,7 @@ import threading
 from typing import Protocol
 
 from kit.bind import Bound
-from kit.faults import Nemesis
+from kit.faults.nemesis import Nemesis
 from kit.run import fault
 from kit.run.context import RunContext
 from kit.run.drill import DrillWorkload

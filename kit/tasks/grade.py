@@ -3,8 +3,8 @@
 A pure call of its inputs (the task, the workspace's files, the seed, the mode) and the
 kit's toolchain, with no state kept between calls, so a grading can run anywhere the kit
 is set up; `executor` "ray" runs each fault as a Ray task with its own sandbox
-(kit/matrix.py), on the cluster the caller connected to or on a local one. Run-graded
-kinds go through the kit's pipeline exactly as `kit eval` does (crosscheck.run_all,
+(kit/evaluate/matrix.py), on the cluster the caller connected to or on a local one. Run-graded
+kinds go through the kit's pipeline exactly as `kit eval` does (runner.run_all,
 report.document); diagnose is graded against the variant's metadata, with no run."""
 
 from __future__ import annotations
@@ -89,16 +89,16 @@ def run_faults(task: Task, workspace: tuple[Path, Path], seed: int, base: Grade,
                ) -> Grade:
     """Run (the workspace, its intake snapshot) under base.faults through the kit's
     pipeline (one sandbox here, or one Ray task each); the report's reward."""
-    from kit import crosscheck
+    from kit.evaluate import runner
     from kit.report import document, markdown
 
     shown, taken = workspace
     sc = scenarios.load(task.scenario)
     out = out or Path(tempfile.mkdtemp(prefix=f"kit-grade-{task.id}-"))
-    plan = crosscheck.Plan(sc, taken, base.faults, [seed], out, shown=str(shown))
-    results = crosscheck.run_all(plan, "moto", None, lambda label, run: None,
-                                 jobs=len(base.faults) if executor == "ray" else 1,
-                                 executor=executor, address=address)
+    plan = runner.Plan(sc, taken, base.faults, [seed], out, shown=str(shown))
+    results = runner.run_all(plan, "moto", None, lambda label, run: None,
+                             jobs=len(base.faults) if executor == "ray" else 1,
+                             executor=executor, address=address)
     command = (f"kit tasks grade {task.id} --workspace {shown} --mode {base.mode} "
                f"--seed {seed}")
     doc = document.build(sc, str(shown), results, command)

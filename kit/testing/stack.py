@@ -20,7 +20,7 @@ from kit import aws, interrupt
 from kit.bind import Bound
 from kit.checks import CheckResult, invariants, run_checks
 from kit.errors import InputError, SolutionError
-from kit.faults import Nemesis
+from kit.faults.nemesis import Nemesis
 from kit.history import FinalState, History
 from kit.recorder import Recorder
 from kit.run import fault

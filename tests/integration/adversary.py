@@ -15,7 +15,8 @@ from pathlib import Path
 import psutil
 
 from kit import scenario as scenarios
-from kit.validate import Row, validate
+from kit.evaluate.matrix import Row
+from kit.evaluate.validate import validate
 from tests.conftest import ROOT
 
 ADVERSARIAL = ROOT / "tests" / "adversarial"

@@ -20,12 +20,13 @@ from pathlib import Path
 import pytest
 
 from kit import scenario, settings
+from kit.evaluate.matrix import Row
+from kit.evaluate.validate import validate
 from kit.history import History
 from kit.sandbox import identity
 from kit.sandbox.limits import WORKLOAD
 from kit.sandbox.support import missing
 from kit.toolchain import runtime
-from kit.validate import Row, validate
 from tests.conftest import ROOT
 from tests.integration import (
     test_adversarial_blame,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario as scenarios
-from kit.validate import validate
+from kit.evaluate.validate import validate
 from tests.conftest import ROOT
 from tests.integration.adversary import judge, not_caught, processes, survivors
 

@@ -1,4 +1,4 @@
-"""Runs on Ray actors (kit/cluster.py): the verdicts of the local executor, on a cluster of
+"""Runs on Ray actors (kit/evaluate/cluster.py): the verdicts of the local executor, on a cluster of
 two nodes with separate resources, for `kit eval` and the RL environment's submit as for
 the kill matrix, leaving no process or temp dir behind."""
 
@@ -15,9 +15,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from kit import cli, cluster, scenario
-from kit.matrix import Golden, Matrix, VariantOf, _Sandboxes
-from kit.validate import Row
+from kit import cli, scenario
+from kit.evaluate import cluster
+from kit.evaluate.matrix import Golden, Matrix, Row, VariantOf, _Sandboxes
 from kit.variants import load_all
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(

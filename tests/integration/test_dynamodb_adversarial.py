@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kit import scenario
-from kit.validate import validate
+from kit.evaluate.validate import validate
 from tests.conftest import ROOT
 from tests.integration.adversary import ADVERSARIAL, not_caught
 from tests.integration.conftest import traversable_tmp

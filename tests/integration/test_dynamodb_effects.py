@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kit import scenario
-from kit.validate import validate
+from kit.evaluate.validate import validate
 from tests.conftest import ROOT
 from tests.integration.conftest import traversable_tmp
 

@@ -28,7 +28,8 @@ from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.checks.workers import check_fault_injected
-from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults import FAULTS, FaultContext
+from kit.faults.nemesis import Nemesis
 from kit.faults.spec import Fault
 from kit.gateway import actions
 from kit.gateway.server import Gateway

@@ -40,9 +40,9 @@ from kit import scenario
 from kit.deploy import intake
 from kit.deploy.terraform import Terraform
 from kit.errors import InputError, SolutionError
+from kit.evaluate import baseline
 from kit.intake import snapshot
 from kit.mutate.generate import mutants
-from kit.run import baseline
 from kit.toolchain import deps
 from kit.variants import load_all, materialize
 from tests.conftest import ROOT

@@ -13,7 +13,8 @@ import threading
 from typing import Any
 
 from kit import aws
-from kit.faults import FAULTS, FaultContext, Nemesis
+from kit.faults import FAULTS, FaultContext
+from kit.faults.nemesis import Nemesis
 from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
 from tests.integration.iam_env import Env

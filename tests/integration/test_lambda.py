@@ -22,11 +22,11 @@ import pytest
 
 from kit import scenario as scenarios
 from kit import variants
+from kit.evaluate.validate import validate
 from kit.history import History
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
-from kit.validate import validate
 from tests.conftest import ROOT
 from tests.integration.conftest import traversable_tmp
 

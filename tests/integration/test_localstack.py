@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kit import aws, crosscheck, scenario
+from kit import aws, scenario
+from kit.evaluate import crosscheck, runner
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
@@ -74,8 +75,8 @@ def _served_by_localstack(emulators: dict[str, str] | None) -> None:
     assert {e for s, e in emulators.items() if s != "rds"} == {"localstack"}
 
 
-def _plan(tmp_path: Path, solution: Path, fault: str) -> crosscheck.Plan:
-    return crosscheck.Plan(scenario.load("order-pipeline"), solution, [fault], [1], tmp_path)
+def _plan(tmp_path: Path, solution: Path, fault: str) -> runner.Plan:
+    return runner.Plan(scenario.load("order-pipeline"), solution, [fault], [1], tmp_path)
 
 
 @pytest.mark.timeout(900)

@@ -29,10 +29,11 @@ import pytest
 from kit import scenario
 from kit.checks import INVARIANTS
 from kit.checks.result import judged
+from kit.evaluate.matrix import Row
+from kit.evaluate.validate import validate
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
-from kit.validate import Row, validate
 from kit.variants import load_all, materialize
 from tests.integration import prompt_truth
 from tests.integration.tiers import suite

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from kit import scenario
+from kit.evaluate.validate import validate
 from kit.run.pipeline import run_once
-from kit.validate import validate
 
 SC = scenario.load("order-pipeline")
 ROLES = {"role.worker": "worker", "role.producer": "producer"}

@@ -35,8 +35,9 @@ from pathlib import Path
 
 from kit import scenario as scenarios
 from kit.checks import INVARIANTS
+from kit.evaluate.matrix import Row
+from kit.evaluate.validate import plan_rows
 from kit.scenario import Scenario
-from kit.validate import Row, plan_rows
 from kit.variants import Variant, load_all
 
 Machinery = tuple[str, str]

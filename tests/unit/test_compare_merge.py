@@ -1,4 +1,4 @@
-"""`kit report merge` (kit/report/merge.py) and the base's checkout (kit/run/baseline.py):
+"""`kit report merge` (kit/report/merge.py) and the base's checkout (kit/evaluate/baseline.py):
 reports of one solution's parallel jobs merge into one, others are refused naming the file
 and field; a git ref is exported (no checkout) into a temp dir gone afterwards, even on error."""
 
@@ -13,8 +13,8 @@ import pytest
 from kit import cli, scenario
 from kit.checks.result import CheckResult
 from kit.errors import InputError
+from kit.evaluate import baseline
 from kit.report import compare, document, merge
-from kit.run import baseline
 from kit.run.result import RunResult
 
 

@@ -3,8 +3,9 @@ the graded run; the reward neither loses nor gains by it."""
 
 from __future__ import annotations
 
-from kit import crosscheck, scenario
+from kit import scenario
 from kit.checks.result import CheckResult
+from kit.evaluate import crosscheck
 from kit.report import document, markdown
 from kit.run.result import RunResult
 

@@ -71,10 +71,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
     # The pytest plugin: a run's stages as fixtures for a team's own tests.
     ("testing", {"kit.testing"}),
-    # Many runs: their runner and its Ray executor, what a run costs (--jobs auto), the
-    # kill matrix, the cross-check of two emulators.
-    ("evaluations", {"kit.matrix", "kit.runcost", "kit.validate", "kit.crosscheck",
-                     "kit.cluster"}),
+    # Many runs (kit/evaluate/): their runner and its Ray executor, what a run costs (--jobs
+    # auto), the kill matrix, the cross-check of two emulators, a PR's base against its head.
+    ("evaluations", {"kit.evaluate"}),
     # What people and CI read of runs and matrices.
     ("report", {"kit.report"}),
     # A pull-request check's pieces beyond a run: the sticky PR comment, the static check.

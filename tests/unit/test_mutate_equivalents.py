@@ -11,7 +11,8 @@ import pytest
 from kit import scenario
 from kit.checks.result import CheckResult
 from kit.errors import InputError
-from kit.matrix import dir_name as run_dir_name
+from kit.evaluate.matrix import Row
+from kit.evaluate.matrix import dir_name as run_dir_name
 from kit.mutate import equivalents, reuse
 from kit.mutate.analysis import Analysis, analyse
 from kit.mutate.mutant import Mutant, unified
@@ -19,7 +20,6 @@ from kit.mutate.reach import drawn
 from kit.mutate.report import markdown, write
 from kit.mutate.run import Judged, _verdict, escalation, faults_for, judge_static, planned
 from kit.run.result import RunResult
-from kit.validate import Row
 
 MUTANT = Mutant("setting.drop:sqs.tf:30", "setting.drop", "sqs.tf", 30, "drop redrive_policy",
                 "")

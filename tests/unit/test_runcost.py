@@ -1,4 +1,4 @@
-"""--jobs auto (kit/runcost.py): the rule, its figures and where they come from."""
+"""--jobs auto (kit/evaluate/runcost.py): the rule, its figures and where they come from."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kit import runcost
-from kit.runcost import RunCost
+from kit.evaluate import runcost
+from kit.evaluate.runcost import RunCost
 
 
 @pytest.mark.parametrize(("cpu", "wall", "cores", "jobs"), [

@@ -114,7 +114,7 @@ REVIEWED: dict[Key, str] = {
     # kit/tasks/grade.py, kit/rl/tools.py, kit/testing/plugin.py): the snapshot, the
     # kit's golden, or a copy the kit made of one of them (a variant, a mutant, a shipped
     # archive unpacked).
-    ("kit/cluster.py", "pack", "tarfile.open"): SNAPSHOT,
+    ("kit/evaluate/cluster.py", "pack", "tarfile.open"): SNAPSHOT,
     ("kit/deploy/hcl.py", "parse", ".read_text"): SNAPSHOT,  # after intake.refusals
     ("kit/deploy/terraform.py", "Terraform.__init__", "shutil.copytree"): SNAPSHOT,
     ("kit/deploy/terraform.py", "_writes_files", ".read_text"): SNAPSHOT,  # after the gate
@@ -131,11 +131,11 @@ REVIEWED: dict[Key, str] = {
     ("kit/ci/github.py", "from_environment", ".read_text"): USER_ARG,
     ("kit/cli.py", "_drill_report", ".write_text"): KIT,
     # Ray's temp dir
-    ("kit/cluster.py", "connected", "shutil.rmtree"): KIT,
+    ("kit/evaluate/cluster.py", "connected", "shutil.rmtree"): KIT,
     # a run dir or a temp target the kit named (extractall with filter='data')
-    ("kit/cluster.py", "unpack", ".mkdir"): KIT,
+    ("kit/evaluate/cluster.py", "unpack", ".mkdir"): KIT,
     # an archive in memory, extracted with filter='data' into the kit's directory
-    ("kit/cluster.py", "unpack", "tarfile.open"): KIT,
+    ("kit/evaluate/cluster.py", "unpack", "tarfile.open"): KIT,
     # kit modules vendor --from: the operator's terraform init output
     ("kit/deploy/modules.py", "_copy_package", "shutil.copytree"): USER_ARG,
     # kit modules vendor --to: the cache the operator names
@@ -195,8 +195,8 @@ REVIEWED: dict[Key, str] = {
     ("kit/rl/tools.py", "ci_report", ".read_text"): KIT,
     # the workspace root, in the session's fresh temp dir
     ("kit/rl/workspace.py", "Workspace.__init__", ".mkdir"): KIT,
-    ("kit/run/baseline.py", "_exported", ".mkdir"): KIT,
-    ("kit/run/baseline.py", "_exported", "shutil.rmtree"): KIT,
+    ("kit/evaluate/baseline.py", "_exported", ".mkdir"): KIT,
+    ("kit/evaluate/baseline.py", "_exported", "shutil.rmtree"): KIT,
     ("kit/run/deploy.py", "_baseline", ".mkdir"): KIT,
     ("kit/run/drill.py", "DrillWorkload._runbook_env", ".mkdir"): KIT,
     ("kit/run/pipeline.py", "_keep_service_logs", ".mkdir"): KIT,
@@ -206,9 +206,9 @@ REVIEWED: dict[Key, str] = {
     ("kit/run/pipeline.py", "run_once", ".write_text"): KIT,
     ("kit/run/pipeline.py", "run_once", "shutil.rmtree"): KIT,
     ("kit/run/queue.py", "QueueWorkload._supervisor", ".mkdir"): KIT,
-    ("kit/runcost.py", "load", ".read_text"): KIT,
-    ("kit/runcost.py", "save", ".mkdir"): KIT,
-    ("kit/runcost.py", "save", ".write_text"): KIT,
+    ("kit/evaluate/runcost.py", "load", ".read_text"): KIT,
+    ("kit/evaluate/runcost.py", "save", ".mkdir"): KIT,
+    ("kit/evaluate/runcost.py", "save", ".write_text"): KIT,
     ("kit/settings.py", "stand_in_fingerprint", ".read_bytes"): KIT,
     # kit new-scenario: the directory the operator names
     ("kit/skeleton.py", "create", ".mkdir"): USER_ARG,

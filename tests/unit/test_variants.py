@@ -82,7 +82,7 @@ def test_patch_that_no_longer_applies_names_the_patch(tmp_path: Path) -> None:
 
 
 def test_the_covering_sample_names_every_invariant_some_defect_names() -> None:
-    from kit.validate import covering_sample, plan_rows
+    from kit.evaluate.validate import covering_sample, plan_rows
 
     for name in ("order-pipeline", "fifo-ledger"):
         sc = scenario.load(name)

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from kit.faults import FAULTS, FaultContext, FaultKind, Nemesis
+from kit.faults import FAULTS, FaultContext, FaultKind
+from kit.faults.nemesis import Nemesis
 from kit.faults.spec import Fault
 from kit.recorder import Recorder
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from kit.evaluate import baseline
 from kit.intake import git
-from kit.run import baseline
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -11,8 +11,8 @@ import pytest
 
 from kit import cli, scenario
 from kit.checks.result import CheckResult
+from kit.evaluate.baseline import Base
 from kit.report import compare, confirm, document, markdown, merge
-from kit.run.baseline import Base
 from kit.run.result import RunResult
 
 INV = "delivery.no_loss"

@@ -11,10 +11,10 @@ from rich.console import Console
 
 from kit import cli, scenario
 from kit.checks.result import CheckResult
+from kit.evaluate.matrix import Row
 from kit.report import compare, document
 from kit.report.table import kill_matrix
 from kit.run.result import RunResult
-from kit.validate import Row
 
 
 def _doc(trust: str) -> dict:

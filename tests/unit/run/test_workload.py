@@ -17,8 +17,9 @@ from pydantic import ValidationError
 
 from kit import scenario
 from kit.errors import InputError, KitError
-from kit.faults import FaultContext, Nemesis
+from kit.faults import FaultContext
 from kit.faults.base import NoParams
+from kit.faults.nemesis import Nemesis
 from kit.faults.spec import Fault, Trigger
 from kit.recorder import Recorder
 from kit.run import fault, workload

@@ -4,57 +4,13 @@ right reason (exactly its named invariants fail, the rest pass; an error is neve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kit.errors import InputError
-from kit.matrix import Golden, Matrix, Subject, VariantOf, _Sandboxes, execute
-from kit.reward import RewardSpec, reward
+from kit.evaluate.matrix import Golden, Matrix, Row, Subject, VariantOf, _Sandboxes, execute
 from kit.run.result import RunResult
 from kit.scenario import Scenario
 from kit.variants import Variant, load_all
-
-
-@dataclass
-class Row:
-    """One line of the matrix: the golden under a fault, or a variant under its fault."""
-
-    subject: str  # "golden" or the variant name
-    fault: str
-    expected: tuple[str, ...]  # invariants that must fail (empty for the golden)
-    runs: list[RunResult] = field(default_factory=list)
-
-    def status(self, run: RunResult) -> str:
-        """pass/killed when it behaved as expected; survived/wrong/error otherwise."""
-        if run.outcome == "error" or any(r.verdict == "error" for r in run.results.values()):
-            return "error"
-        failed = tuple(sorted(i for i, r in run.results.items() if r.verdict == "fail"))
-        if not self.expected:
-            return "pass" if not failed else "wrong"
-        if failed == tuple(sorted(self.expected)):
-            return "killed"
-        return "survived" if not failed else "wrong"
-
-    @property
-    def statuses(self) -> list[str]:
-        return [self.status(r) for r in self.runs]
-
-    @property
-    def ok(self) -> bool:
-        want = "pass" if not self.expected else "killed"
-        return bool(self.runs) and all(s == want for s in self.statuses)
-
-    def reward(self, spec: RewardSpec) -> float | None:
-        """The reward of this row's runs, as `kit eval` would compute it for them."""
-        return reward(spec, [{"fault": r.fault, "seed": r.seed, "outcome": r.outcome,
-                              "verdicts": {i: v.verdict for i, v in r.results.items()}}
-                             for r in self.runs])["reward"]
-
-    @property
-    def flaky(self) -> bool:
-        """The verdicts disagree across seeds."""
-        return len({tuple(sorted((i, r.verdict) for i, r in run.results.items()))
-                    for run in self.runs}) > 1
 
 
 def uncovered(scenario: Scenario, variants: list[Variant]) -> list[str]:
@@ -105,7 +61,8 @@ def validate(scenario: Scenario, out: Path, *, repeat: int = 1, jobs: int = 1, s
     reuses the same machinery); `sample` runs only a covering sample of the defects and
     each alternative once (the test suite's tier, `covering_sample`); `emulator` and
     `emulator_url` choose the sandboxes' emulator (kit/sandbox/emulator.py); `executor`
-    "ray" runs each on a Ray actor, of a local cluster or the one at `address` (kit/cluster.py)."""
+    "ray" runs each on a Ray actor, of a local cluster or the one at `address`
+    (kit/evaluate/cluster.py)."""
     variants = {v.name: v for v in load_all(scenario, root)}
     rows = _select_rows(scenario, variants, only, root, golden, sample)
     subjects: dict[str, Subject] = {"golden": Golden(),

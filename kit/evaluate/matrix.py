@@ -4,7 +4,7 @@ solution's faults (`kit eval`, the RL environment's grading) share.
 
 A row's subject says how its solution is made (the golden, a variant, a mutant, a given
 directory): a small picklable object, so that a Ray actor on another node makes the same
-solution there (kit/cluster.py). The executor is threads here (`local`) or Ray actors."""
+solution there (kit/evaluate/cluster.py). The executor is threads here (`local`) or Ray actors."""
 
 from __future__ import annotations
 
@@ -14,19 +14,59 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kit import interrupt
-from kit.cluster import pack, unpack
 from kit.deploy.hcl import not_copied
+from kit.evaluate import cluster
+from kit.reward import RewardSpec, reward
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.variants import Variant, materialize
 
-if TYPE_CHECKING:
-    from kit.validate import Row
+
+@dataclass
+class Row:
+    """One line of the matrix: the golden under a fault, or a variant under its fault."""
+
+    subject: str  # "golden" or the variant name
+    fault: str
+    expected: tuple[str, ...]  # invariants that must fail (empty for the golden)
+    runs: list[RunResult] = field(default_factory=list)
+
+    def status(self, run: RunResult) -> str:
+        """pass/killed when it behaved as expected; survived/wrong/error otherwise."""
+        if run.outcome == "error" or any(r.verdict == "error" for r in run.results.values()):
+            return "error"
+        failed = tuple(sorted(i for i, r in run.results.items() if r.verdict == "fail"))
+        if not self.expected:
+            return "pass" if not failed else "wrong"
+        if failed == tuple(sorted(self.expected)):
+            return "killed"
+        return "survived" if not failed else "wrong"
+
+    @property
+    def statuses(self) -> list[str]:
+        return [self.status(r) for r in self.runs]
+
+    @property
+    def ok(self) -> bool:
+        want = "pass" if not self.expected else "killed"
+        return bool(self.runs) and all(s == want for s in self.statuses)
+
+    def reward(self, spec: RewardSpec) -> float | None:
+        """The reward of this row's runs, as `kit eval` would compute it for them."""
+        return reward(spec, [{"fault": r.fault, "seed": r.seed, "outcome": r.outcome,
+                              "verdicts": {i: v.verdict for i, v in r.results.items()}}
+                             for r in self.runs])["reward"]
+
+    @property
+    def flaky(self) -> bool:
+        """The verdicts disagree across seeds."""
+        return len({tuple(sorted((i, r.verdict) for i, r in run.results.items()))
+                    for run in self.runs}) > 1
 
 
 class Subject(Protocol):
@@ -67,13 +107,13 @@ class Given:
     @classmethod
     def shipped(cls, path: Path) -> Given:
         """The directory with its files packed (what a copy of a solution leaves out, too)."""
-        return cls(path, pack(path, not_copied))
+        return cls(path, cluster.pack(path, not_copied))
 
     def solution(self, scenario: Scenario, target: Path) -> Path:
         """The directory, or its files unpacked into `target`."""
         if self.archive is None:
             return self.path
-        unpack(self.archive, target)
+        cluster.unpack(self.archive, target)
         return target
 
 
@@ -149,11 +189,10 @@ class Matrix:
 def execute(matrix: Matrix, tasks: list[tuple[Row, int]], jobs: int,
             executor: str = "local", address: str | None = None) -> None:
     """Run every (row, seed) on `jobs` workers: threads here, or Ray actors of a local
-    cluster or of the one at `address` (kit/cluster.py); the sandboxes stopped at the end."""
+    cluster or of the one at `address` (kit/evaluate/cluster.py); the sandboxes stopped at
+    the end."""
     try:
         if executor == "ray":
-            from kit import cluster
-
             cluster.run_matrix(matrix, tasks, jobs, address)
         else:
             _run_all(matrix, tasks, jobs)
@@ -171,8 +210,6 @@ def run_solution(scenario: Scenario, solution: Path, faults: list[str], seeds: l
                  ) -> list[RunResult]:
     """Every fault and seed of one solution (`kit eval`'s runs, out/<fault>-seed<n>) on
     `jobs` workers of `executor`; the results in the order of faults, then seeds."""
-    from kit.validate import Row
-
     rows = [Row("solution", fault, ()) for fault in faults]
     subject = Given.shipped(solution) if executor == "ray" else Given(solution)
     matrix = Matrix(scenario, {"solution": subject}, out,

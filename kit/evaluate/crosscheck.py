@@ -1,4 +1,4 @@
-"""Run a solution's faults on one emulator, or on both and compare (`kit eval --cross-check`).
+"""Run a solution's faults on both emulators and compare (`kit eval --cross-check`).
 
 A cross-check grades the runs of the primary emulator (`--emulator`, moto by default) and
 runs the same faults and seeds on the other one as a witness. An invariant judged on both
@@ -13,33 +13,16 @@ behaves as AWS documents: the probes of the behaviours the invariant rests on
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from kit import aws, probes
 from kit.checks import worst
-from kit.matrix import run_solution
-from kit.run.pipeline import run_once
+from kit.evaluate import runner
+from kit.evaluate.runner import Plan, Progress
 from kit.run.result import RunResult
 from kit.sandbox import Sandbox
-from kit.scenario import Scenario
-
-Progress = Callable[[str, "RunResult | None"], None]  # (label, finished run or None)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What to run: a solution under some faults and seeds, and where runs go."""
-
-    scenario: Scenario
-    solution: Path
-    faults: list[str]
-    seeds: list[int]
-    out: Path
-    shown: str | None = None  # the path runs name (the given one, when `solution` is its
-    # intake snapshot: kit/intake/snapshot.py)
 
 
 @dataclass
@@ -59,45 +42,6 @@ class Finding:
         return asdict(self)
 
 
-def _sandbox(emulator: str, url: str | None) -> Sandbox:
-    return Sandbox(provider=True, emulator=emulator,
-                   emulator_url=url if emulator == "localstack" else None)
-
-
-def _runs(plan: Plan, sandbox: Sandbox, out: Path, progress: Progress, label: str = ""
-          ) -> list[RunResult]:
-    results = []
-    for fault in plan.faults:
-        for seed in plan.seeds:
-            progress(f"{label}fault {fault}, seed {seed}", None)
-            results.append(run_once(plan.scenario, plan.solution, fault, seed,
-                                    out / f"{fault}-seed{seed}", sandbox))
-            progress(f"{label}{fault} (seed {seed})", results[-1])
-    return results
-
-
-def run_all(plan: Plan, emulator: str, url: str | None, progress: Progress, *,
-            jobs: int = 1, executor: str = "local", address: str | None = None
-            ) -> list[RunResult]:
-    """Every fault and seed of the plan in one sandbox of `emulator`, or on `jobs` workers
-    of `executor`, each with its own sandbox (kit/matrix.py)."""
-    if jobs > 1 or executor != "local":
-        return _named(plan, run_solution(
-            plan.scenario, plan.solution, plan.faults, plan.seeds, plan.out, emulator,
-            url if emulator == "localstack" else None, jobs=jobs, executor=executor,
-            address=address,
-            progress=lambda run: progress(f"{run.fault} (seed {run.seed})", run)))
-    with _sandbox(emulator, url) as sandbox:
-        return _named(plan, _runs(plan, sandbox, plan.out, progress))
-
-
-def _named(plan: Plan, runs: list[RunResult]) -> list[RunResult]:
-    """The runs, each naming the solution as the plan shows it."""
-    for run in runs:
-        run.solution = plan.shown or run.solution
-    return runs
-
-
 def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
                 ) -> tuple[list[RunResult], list[Finding]]:
     """The primary emulator's runs (graded, disagreements set aside) and the findings."""
@@ -106,15 +50,15 @@ def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
         sandboxes: dict[str, Sandbox] = {}
         runs: dict[str, list[RunResult]] = {}
         for emulator in (primary, witness):
-            sandboxes[emulator] = stack.enter_context(_sandbox(emulator, url))
-            runs[emulator] = _runs(plan, sandboxes[emulator], plan.out / emulator, progress,
-                                   f"{emulator}: ")
+            sandboxes[emulator] = stack.enter_context(runner.sandbox_of(emulator, url))
+            runs[emulator] = runner.each_run(plan, sandboxes[emulator], plan.out / emulator,
+                                             progress, f"{emulator}: ")
         findings = compare(runs[primary], runs[witness], primary, witness)
         if findings:
             progress("probing the behaviours the disputed invariants rest on", None)
             explain(findings, sandboxes, plan.scenario.aws_services)
     set_aside(runs[primary], findings)
-    return _named(plan, runs[primary]), findings
+    return runner.named(plan, runs[primary]), findings
 
 
 def compare(graded: list[RunResult], witness: list[RunResult], primary: str, other: str

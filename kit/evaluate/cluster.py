@@ -1,5 +1,6 @@
-"""Runs of a matrix (kit/matrix.py) as Ray tasks: one actor per parallel slot, each holding its own
-sandbox, on a local cluster started for the command or on an existing one (`--address`).
+"""Runs of a matrix (kit/evaluate/matrix.py) as Ray tasks: one actor per parallel slot, each
+holding its own sandbox, on a local cluster started for the command or on an existing one
+(`--address`).
 
 Ray (an optional extra, `kit[ray]`) is the scale-out engine rather than a pool written here:
 it places actors by resources across machines, restarts nothing behind the kit's back
@@ -27,8 +28,7 @@ from kit.errors import InputError, KitError
 from kit.run.result import RunResult
 
 if TYPE_CHECKING:
-    from kit.matrix import Matrix
-    from kit.validate import Row
+    from kit.evaluate.matrix import Matrix, Row
 
 # For a cluster on this machine, every Ray process inherits these: token auth keeps other
 # local users' (and a confined worker's) hands off the cluster's ports; Ray's switch for
