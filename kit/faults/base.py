@@ -32,13 +32,10 @@ from kit.recorder import Recorder
 
 if TYPE_CHECKING:
     from kit.aws import Credentials
-    from kit.faults.rds import DrillHooks
-    from kit.faults.rotation import RotationHooks
+    from kit.faults.hooks import DrillHooks, RotationHooks, Workers
     from kit.faults.spec import Fault
     from kit.gateway.server import Gateway
-    from kit.lambdas.service import LambdaService
     from kit.sandbox.toxiproxy import Proxy
-    from kit.workload.supervisor import Supervisor
 
 class FaultNotInjected(Exception):
     """The workload never reached the state the fault needs (e.g. no worker ever deleted a
@@ -62,7 +59,7 @@ class FaultContext:
     spec: Fault
     params: BaseModel
     recorder: Recorder
-    supervisor: Supervisor | LambdaService | None  # a Lambda consumer's service (kit/lambdas)
+    supervisor: Workers | None  # the workers' supervisor, or a Lambda consumer's service
     gateway: Gateway
     stopping: threading.Event
     proxies: Mapping[str, Proxy] = field(default_factory=dict)  # network target -> proxy

@@ -24,10 +24,7 @@ until the drill has settled (recovered or timed out), then heals.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -36,26 +33,12 @@ from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field
 
 from kit.faults.base import FaultBroken, FaultKind, FaultNotInjected
+from kit.faults.hooks import DrillHooks
 from kit.rds.backups import utcnow
 from kit.rds.instance import DbInstance
-from kit.rds.plane import DataPlane
 from kit.rds.wire import timestamp
-from kit.workload.app import AppWriter
 
 HOLD_LIMIT = 900.0  # a drill always settles before this (its own timeouts are lower)
-
-
-@dataclass
-class DrillHooks:
-    """What RDS faults act on: the plane, the application, the admin's RDS client (someone
-    allowed everything), the declared instances, where incidents go, the drill's end."""
-
-    plane: DataPlane
-    app: AppWriter
-    admin: Any  # boto3 RDS client to the front
-    instances: Mapping[str, str]  # database resource -> instance identifier
-    report: Callable[[str, dict[str, Any]], None]
-    settled: threading.Event
 
 
 class RdsFault(FaultKind):

@@ -25,30 +25,17 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from kit.faults.base import FaultBroken, FaultKind, wait_for
+from kit.faults.hooks import RotationHooks
 
 if TYPE_CHECKING:
-    from kit.lambdas.invoke import Outcome
-    from kit.workload.app import AppWriter
+    pass
 
 STEPS = ("createSecret", "setSecret", "testSecret", "finishSecret")
-
-
-@dataclass
-class RotationHooks:
-    """What a rotation acts on: the application (its logins), an admin Secrets Manager
-    client (the service's own view of the secret), the kit's Lambda runtime, and a login."""
-
-    app: AppWriter
-    secrets: Any  # boto3 Secrets Manager client straight to the emulator
-    invoke: Callable[[str, dict[str, Any]], Outcome]  # function ARN, event -> outcome
-    login: Callable[[dict[str, Any]], str]  # credentials -> "" when the login succeeds
 
 
 class Params(BaseModel):

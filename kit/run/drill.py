@@ -22,9 +22,8 @@ import psycopg
 from kit import aws
 from kit.bind import Bound, worker_env
 from kit.errors import KitError
+from kit.faults.hooks import DrillHooks, RotationHooks
 from kit.faults.nemesis import Nemesis
-from kit.faults.rds import DrillHooks
-from kit.faults.rotation import RotationHooks
 from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.direct import Invoker
 from kit.run.context import RunContext

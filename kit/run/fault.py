@@ -9,9 +9,8 @@ from dataclasses import dataclass
 
 from kit.bind import Bound
 from kit.faults import FAULTS, FaultContext
+from kit.faults.hooks import DrillHooks, RotationHooks
 from kit.faults.nemesis import Nemesis
-from kit.faults.rds import DrillHooks
-from kit.faults.rotation import RotationHooks
 from kit.lambdas.service import LambdaService
 from kit.run.context import RunContext
 from kit.workload.supervisor import Supervisor

@@ -13,7 +13,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from kit.faults import FAULTS, FaultContext
-from kit.faults.rds import DrillHooks
+from kit.faults.hooks import DrillHooks
 from kit.faults.spec import Fault
 from kit.recorder import Recorder
 

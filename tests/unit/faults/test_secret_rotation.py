@@ -16,7 +16,8 @@ from moto import mock_aws
 
 from kit.faults import FAULTS, FaultContext
 from kit.faults.base import FaultBroken
-from kit.faults.rotation import STEPS, RotationHooks
+from kit.faults.hooks import RotationHooks
+from kit.faults.rotation import STEPS
 from kit.faults.spec import Fault
 from kit.lambdas.invoke import Outcome
 from kit.recorder import Recorder
