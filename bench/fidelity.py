@@ -48,7 +48,7 @@ from kit.deploy import terraform  # noqa: E402
 from kit.deploy.override import SERVICES  # noqa: E402
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform  # noqa: E402
 from kit.errors import KitError, SolutionError  # noqa: E402
-from kit.sandbox import Sandbox  # noqa: E402
+from kit.run.sandbox import Sandbox  # noqa: E402
 
 CORPUS = ROOT / "fidelity" / "corpus"  # terraform-aws-modules (`make corpus`)
 VENDORED = ROOT / "fidelity" / "vendored"  # the other sources (bench/fidelity_sources.py)

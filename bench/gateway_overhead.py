@@ -20,7 +20,7 @@ from kit import aws
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 def _timed(call: Callable[[], Any]) -> float:

@@ -40,7 +40,7 @@ from kit.deploy.terraform import Terraform  # noqa: E402
 from kit.evaluate.validate import validate  # noqa: E402
 from kit.history import History  # noqa: E402
 from kit.run.pipeline import run_once  # noqa: E402
-from kit.sandbox import Sandbox  # noqa: E402
+from kit.run.sandbox import Sandbox  # noqa: E402
 from kit.sandbox.moto import MotoServer  # noqa: E402
 from kit.sandbox.ports import free_port  # noqa: E402
 from kit.sandbox.process import ManagedProcess  # noqa: E402

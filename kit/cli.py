@@ -132,8 +132,8 @@ def _team_preflight(sc: Scenario, solution: Path) -> None:
     are installed (once; InputError if the index cannot)."""
     if sc.trust != "team":
         return
-    from kit.bind import worker_deps
     from kit.deploy import modules
+    from kit.run.bind import worker_deps
 
     modules.preflight(sc.module_cache, solution, Path(sc.terraform.dir))
     sc.workers_dir(solution)
@@ -411,7 +411,7 @@ def cmd_drill(args: argparse.Namespace) -> int:
     from kit.recorder import Recorder
     from kit.report.live import LiveView
     from kit.run.pipeline import run_once
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
 
     sc = scenario.load(args.scenario)
     if sc.workload.kind != "drill":

@@ -45,7 +45,7 @@ class ProviderServer:
             raise ToolchainError(f"the AWS provider is not in the mirror ({binary}): "
                                  "run `make setup`")
         self.log = workdir / "provider-aws.log"
-        sockets, runs = workdir / "plugin", workdir / "runs"  # runs/: kit/sandbox/__init__.py
+        sockets, runs = workdir / "plugin", workdir / "runs"  # runs/: kit/run/sandbox.py
         deploy = identity.deploy()
         sockets.mkdir(mode=0o700)
         identity.give(sockets, deploy)

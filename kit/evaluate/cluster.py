@@ -102,7 +102,7 @@ class Runner:
 
         from kit import scenario
         from kit.run.pipeline import run_once
-        from kit.sandbox import Sandbox
+        from kit.run.sandbox import Sandbox
 
         if self._sandbox is None:
             self._sandbox = Sandbox(provider=True, emulator=self._emulator,

@@ -22,7 +22,7 @@ from kit.checks import worst
 from kit.evaluate import runner
 from kit.evaluate.runner import Plan, Progress
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @dataclass

@@ -22,7 +22,7 @@ from kit.evaluate import cluster
 from kit.reward import RewardSpec, reward
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.scenario import Scenario
 from kit.variants import Variant, materialize
 

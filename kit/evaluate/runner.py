@@ -11,7 +11,7 @@ from pathlib import Path
 from kit.evaluate.matrix import run_solution
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.scenario import Scenario
 
 Progress = Callable[[str, "RunResult | None"], None]  # (label, finished run or None)

@@ -19,10 +19,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from kit.bind import WORKSPACE
 from kit.evaluate.matrix import Matrix, Row, _Sandboxes, execute
 from kit.intake import files
 from kit.mutate.mutant import Mutant
+from kit.run.bind import WORKSPACE
 from kit.scenario import EnvLiteral, Scenario
 
 FILE = "reach.json"
@@ -85,7 +85,7 @@ class Traced:
 def traced(scenario: Scenario) -> Scenario | None:
     """The scenario with the tracer on its workers' PYTHONPATH; None when its consumers are
     no worker processes (a Lambda consumer, a drill's runbook). A team's workers with
-    declared dependencies keep their sandbox's PYTHONPATH (kit/bind.py) and run untraced:
+    declared dependencies keep their sandbox's PYTHONPATH (kit/run/bind.py) and run untraced:
     nothing reaches their code, so their mutants are drawn among every fault."""
     workers = scenario.workers
     if workers is None or workers.kind != "process" or "PYTHONPATH" in workers.env:

@@ -15,7 +15,7 @@ from kit import aws, interrupt
 from kit.deploy import hcl
 from kit.deploy.terraform import Terraform
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.scenario import Scenario
 
 # Under kit.run: the stage lines are what tests/integration/conftest.py's CtrlC listens to.

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from kit import aws
-from kit.bind import kit_values
 from kit.deploy import gate, hcl, intake, modules
 from kit.deploy.evidence import Witness
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
 from kit.errors import KitError, SolutionError
+from kit.run.bind import kit_values
 from kit.run.context import RunContext
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 def witness(sandbox: Sandbox) -> Witness:

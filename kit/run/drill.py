@@ -20,12 +20,12 @@ from typing import Any
 import psycopg
 
 from kit import aws
-from kit.bind import Bound, worker_env
 from kit.errors import KitError
 from kit.faults.hooks import DrillHooks, RotationHooks
 from kit.faults.nemesis import Nemesis
-from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.direct import Invoker
+from kit.run import lambdas as lambda_wiring
+from kit.run.bind import Bound, worker_env
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.scenario import Scenario

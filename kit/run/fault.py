@@ -7,11 +7,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kit.bind import Bound
 from kit.faults import FAULTS, FaultContext
 from kit.faults.hooks import DrillHooks, RotationHooks
 from kit.faults.nemesis import Nemesis
 from kit.lambdas.service import LambdaService
+from kit.run.bind import Bound
 from kit.run.context import RunContext
 from kit.workload.supervisor import Supervisor
 

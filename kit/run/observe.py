@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from kit import aws
-from kit.bind import Bound, arns
 from kit.deploy import inspect
 from kit.history import FinalState
+from kit.run.bind import Bound, arns
 from kit.run.context import RunContext
 from kit.run.drill import app_endpoint
 from kit.workload import final, iam_state

@@ -22,18 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from kit import interrupt
-from kit.bind import Bound, Unlocated, bind, resource_values
 from kit.checks import worst
 from kit.errors import KitError, describe_os_error
 from kit.history import History
 from kit.recorder import Recorder
 from kit.run import judge
+from kit.run.bind import Bound, Unlocated, bind, resource_values
 from kit.run.context import RunContext, Stages
 from kit.run.deploy import deploy, refused
 from kit.run.observe import observe
 from kit.run.result import RunResult
+from kit.run.sandbox import Sandbox
 from kit.run.workload import run_workload
-from kit.sandbox import Sandbox
 from kit.scenario import Scenario
 
 SERVICE_LOG_TAIL = 256 * 1024  # bytes kept of each service's log when a run breaks

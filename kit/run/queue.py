@@ -11,15 +11,15 @@ from botocore.exceptions import ClientError
 
 from kit import aws
 from kit.aws import rule_parts
-from kit.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.checks.recovery import WITHIN_RTO
 from kit.errors import KitError
 from kit.faults.nemesis import Nemesis
 from kit.history import Op
-from kit.lambdas import wiring as lambda_wiring
 from kit.lambdas.service import LambdaService
 from kit.recorder import Recorder
+from kit.run import lambdas as lambda_wiring
 from kit.run import stop
+from kit.run.bind import Bound, service_refusal, worker_cwd, worker_env
 from kit.run.context import RunContext
 from kit.run.fault import FaultHooks
 from kit.workload.observer import BucketObserver, ItemObserver, Observer

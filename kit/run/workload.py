@@ -11,9 +11,9 @@ from __future__ import annotations
 import threading
 from typing import Protocol
 
-from kit.bind import Bound
 from kit.faults.nemesis import Nemesis
 from kit.run import fault
+from kit.run.bind import Bound
 from kit.run.context import RunContext
 from kit.run.drill import DrillWorkload
 from kit.run.queue import QueueWorkload

@@ -27,7 +27,7 @@ from kit.testing import seed as seeds
 
 if TYPE_CHECKING:
     from kit.recorder import Recorder
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
     from kit.scenario import Scenario
     from kit.testing.stack import Stack
 
@@ -90,7 +90,7 @@ def kit_seed(request: pytest.FixtureRequest) -> int:
 def kit_sandbox() -> Iterator[Sandbox]:
     """The session's sandbox, stopped at the session's end (a failure or Ctrl-C too)."""
     from kit import interrupt
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
     from kit.sandbox.limits import raise_own_open_files
 
     raise_own_open_files()

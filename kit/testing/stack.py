@@ -17,19 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from kit import aws, interrupt
-from kit.bind import Bound
 from kit.checks import CheckResult, invariants, run_checks
 from kit.errors import InputError, SolutionError
 from kit.faults.nemesis import Nemesis
 from kit.history import FinalState, History
 from kit.recorder import Recorder
 from kit.run import fault
+from kit.run.bind import Bound
 from kit.run.context import RunContext, Stages
 from kit.run.deploy import deploy
 from kit.run.observe import observe
 from kit.run.pipeline import _bind
 from kit.run.queue import QueueWorkload
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.scenario import Scenario
 
 WAIT_SECONDS = 120.0  # the default bound of every wait_* (a run's trigger timeout is 120 s)

@@ -20,7 +20,7 @@ from kit.faults.spec import Fault
 from kit.gateway.server import Gateway
 from kit.gateway.sessions import assumed_role_arn
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 ACCT = aws.ACCOUNT_ID
 names = itertools.count()

@@ -8,7 +8,7 @@ from pathlib import Path
 from kit.deploy.override import SERVICES
 from kit.deploy.terraform import Terraform
 from kit.run.deploy import witness
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 def stack(sandbox: Sandbox, tmp_path: Path, main_tf: str, *, routed: bool = False,

@@ -21,7 +21,7 @@ import pytest
 
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.small import small_order_pipeline
 
 SC = small_order_pipeline(quiescence_seconds=15, patience_seconds=8)

@@ -1,6 +1,6 @@
 """Least privilege for the data plane: what a workload's database login can and cannot do.
 
-A real sandbox cluster and a database bound as kit.bind binds one (`workload_database`:
+A real sandbox cluster and a database bound as kit.run.bind binds one (`workload_database`:
 its own role, reached through a Toxiproxy listener). The red team's queries, each refused:
 a shell through COPY ... FROM PROGRAM, the server's files, the kit's own sessions
 terminated, roles made or raised, another run's database, another cluster without its
@@ -22,7 +22,7 @@ import pytest
 from psycopg import errors
 
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.postgres import KIT_READER, WORKLOAD_CONNECTION_LIMIT, Database, PostgresCluster
 from kit.sandbox.toxiproxy import Proxy
 from kit.workload.observer import Observer

@@ -16,7 +16,7 @@ import pytest
 from kit import aws
 from kit.deploy.terraform import TIMEOUTS, DeployFailure, EnvironmentFailure, Terraform
 from kit.run.deploy import witness
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.conftest import ROOT
 from tests.integration.procs import alive, eventually, tree
 
@@ -245,7 +245,7 @@ CHILD = textwrap.dedent("""
     from pathlib import Path
     from kit import interrupt
     from kit.deploy.terraform import Terraform
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
     interrupt.install()
     with Sandbox(postgres=False) as sb, tempfile.TemporaryDirectory() as work:
         tf = Terraform(Path(sys.argv[1]), Path(work))

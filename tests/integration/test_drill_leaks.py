@@ -14,7 +14,7 @@ import pytest
 
 from kit import scenario
 from kit.run.pipeline import run_once
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import eventually, listening_ports, living_under, tree
 

@@ -17,7 +17,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.workload import final
 
 THREADS, EACH = 8, 25

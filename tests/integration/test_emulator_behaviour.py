@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kit import aws, probes
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.toolchain import localstack_install
 from tests.conftest import ROOT
 

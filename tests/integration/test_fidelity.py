@@ -16,7 +16,7 @@ import pytest
 
 from kit import aws
 from kit.deploy.terraform import DeployFailure, Terraform
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,7 @@ import pytest
 import requests
 
 from kit import aws, settings
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.fidelity import rpcv2cbor
 from tests.integration.stack import stack
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @pytest.fixture(scope="module")

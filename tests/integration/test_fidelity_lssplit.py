@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from kit import aws
 from kit.deploy.evidence import Witness
 from kit.deploy.terraform import EnvironmentFailure, Terraform
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.localstack_split import settings
 from kit.sandbox.moto import MotoServer
 from kit.sandbox.ports import free_port

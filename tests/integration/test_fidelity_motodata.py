@@ -14,7 +14,7 @@ import botocore.exceptions
 import pytest
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.stack import stack
 
 

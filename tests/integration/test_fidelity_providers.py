@@ -20,7 +20,7 @@ import pytest
 
 from kit import aws, settings
 from kit.deploy.terraform import DeployFailure, EnvironmentFailure, Terraform
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 AWS_VERSION = settings.AWS_PROVIDER["version"]
 

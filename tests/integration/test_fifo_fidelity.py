@@ -20,7 +20,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @pytest.fixture(scope="module")

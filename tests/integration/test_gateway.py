@@ -14,7 +14,7 @@ import requests
 from kit import aws
 from kit.gateway.server import Gateway
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from kit.gateway import server as gateway_server
 from kit.gateway.server import Gateway
 from kit.history import MAX_KEY_ID
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.netns import WorkerNetwork
 
 MiB = 1024 * 1024

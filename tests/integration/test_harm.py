@@ -14,7 +14,7 @@ from kit.checks import run_checks
 from kit.checks.interference import KIT_UNHARMED
 from kit.checks.result import worst
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.postgres import PostgresCluster
 from kit.workload.observer import Observer
 

@@ -26,7 +26,7 @@ from kit.evaluate.validate import validate
 from kit.history import History
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.conftest import ROOT
 from tests.integration.conftest import traversable_tmp
 

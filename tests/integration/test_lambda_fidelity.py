@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kit.run.pipeline import run_once
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.conftest import CtrlC
 from tests.integration.procs import kit_cgroups, listening_ports, living_under, tree
 from tests.integration.small import small_order_pipeline

@@ -17,7 +17,7 @@ from kit import aws, scenario
 from kit.evaluate import crosscheck, runner
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.localstack import LocalStackServer
 from kit.toolchain import localstack_install
 from kit.variants import load_all, materialize

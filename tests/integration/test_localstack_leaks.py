@@ -13,7 +13,8 @@ import pytest
 from kit import scenario
 from kit.errors import SandboxError
 from kit.run.pipeline import run_once
-from kit.sandbox import Sandbox, localstack
+from kit.run.sandbox import Sandbox
+from kit.sandbox import localstack
 from tests.integration.conftest import CtrlC
 
 # Not serial: every check is of this test's own directory and processes, but for the

@@ -10,7 +10,7 @@ import pytest
 
 from kit import aws
 from kit.deploy.terraform import Terraform
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.scenario import MODULES
 
 NAMES = sorted(p.name for p in MODULES.iterdir() if p.is_dir())

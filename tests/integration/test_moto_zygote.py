@@ -17,7 +17,8 @@ from pathlib import Path
 import boto3
 import psutil
 
-from kit.sandbox import Sandbox, moto_fork
+from kit.run.sandbox import Sandbox
+from kit.sandbox import moto_fork
 from kit.sandbox.moto_fork import ForkedProcess
 from tests.integration.procs import alive, eventually
 
@@ -72,7 +73,7 @@ def test_a_server_that_dies_is_seen_dead() -> None:
 CHILD = textwrap.dedent("""
     import json, os, time
     import psutil
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
     with Sandbox(postgres=False) as sb:
         print(json.dumps({"moto": sb.moto.process.pid,
                           "zygote": psutil.Process(sb.moto.process.pid).ppid()}), flush=True)

@@ -14,7 +14,7 @@ import pytest
 
 from kit import scenario
 from kit.run.pipeline import run_once
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.attempts import RefusedAttempts
 from kit.sandbox.netns import WorkerNetwork
 from tests.integration.procs import alive, eventually

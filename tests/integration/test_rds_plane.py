@@ -17,7 +17,7 @@ from psycopg import errors
 from kit import aws
 from kit.rds.config import RdsTimings
 from kit.rds.plane import DataPlane
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.adversary import DATABASE_ESCAPES
 
 TIMINGS = RdsTimings(reboot_seconds=0.3, failover_seconds=0.3, restore_seconds=0.1,

@@ -16,7 +16,7 @@ from botocore.exceptions import ClientError
 from psycopg import errors
 
 from kit import aws
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration import test_rds_plane
 from tests.integration.test_rds_plane import (
     TIMINGS,

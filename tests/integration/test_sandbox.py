@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import requests
 
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.procs import (
     alive,
     eventually,
@@ -98,7 +98,7 @@ def test_ten_cycles_leave_no_process_port_or_temp_dir(monkeypatch: pytest.Monkey
 CHILD = textwrap.dedent("""
     import json, sys, time
     from kit import interrupt
-    from kit.sandbox import Sandbox
+    from kit.run.sandbox import Sandbox
     interrupt.install()
     with Sandbox() as sb:
         print(json.dumps({"pids": [sb.moto.process.pid, sb.toxiproxy.process.pid,

@@ -33,7 +33,7 @@ from kit.evaluate.matrix import Row
 from kit.evaluate.validate import validate
 from kit.run.pipeline import run_once
 from kit.run.result import RunResult
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.variants import load_all, materialize
 from tests.integration import prompt_truth
 from tests.integration.tiers import suite

@@ -27,7 +27,7 @@ from kit import settings, toolchain
 from kit.deploy import modules
 from kit.deploy.terraform import Terraform
 from kit.run.pipeline import run_once
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.conftest import ROOT
 from tests.integration.adversary import judge, not_caught
 from tests.integration.conftest import traversable_tmp

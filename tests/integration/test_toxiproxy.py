@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from botocore.config import Config
 
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from tests.integration.test_sandbox import sqs
 
 

@@ -14,12 +14,12 @@ from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
 from kit import bindings, scenario
-from kit.bind import table_arn
 from kit.checks.delivery import check_no_loss
 from kit.checks.idempotency import check_effects_once
 from kit.errors import InputError
 from kit.history import FinalState, History
 from kit.iam.effective import _fits
+from kit.run.bind import table_arn
 from kit.scenario import Effects
 from kit.workload import final
 from tests.conftest import ROOT

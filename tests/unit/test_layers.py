@@ -11,9 +11,9 @@ TYPE_CHECKING), relative ones resolved. An import of a module from a higher laye
 upward import; at most three are allowed, each in UPWARD with its reason.
 
 A package's own module may sit above its children, so an import cycle between two
-packages could still form at load time (Sandbox imports deploy's provider, which imports
-sandbox's pieces, whose package module is Sandbox's): the imports that run when a module
-loads must not form a cycle spanning two top-level packages.
+packages could still form at load time (a package module that imports a higher package,
+which imports the first package's pieces): the imports that run when a module loads must
+not form a cycle spanning two top-level packages.
 """
 
 from __future__ import annotations
@@ -49,10 +49,6 @@ LAYERS: list[tuple[str, set[str]]] = [
     # behind Toxiproxy), and Terraform with its long-lived provider process.
     # The intake's snapshot (kit.intake.snapshot) too: its walker runs confined.
     ("planes", {"kit.rds", "kit.deploy", "kit.intake.snapshot"}),
-    # `Sandbox` (kit/sandbox/__init__.py) starts and stops every service of a run together,
-    # the RDS front and the provider among them, so it sits above the packages whose
-    # services it composes, while its package's modules are the pieces below.
-    ("sandbox", {"kit.sandbox.__init__"}),
     # What runs on the deployed infrastructure: producer, supervised workers, observers,
     # the drill's app and runbook; the Lambda service that runs a function's handler.
     ("workload", {"kit.workload", "kit.lambdas"}),
@@ -64,11 +60,12 @@ LAYERS: list[tuple[str, set[str]]] = [
     # scenario.yaml's schema and loader (it checks fault kinds, checkers and workload
     # modules exist, so it sits above them), and the skeleton a new scenario starts from.
     ("scenario", {"kit.scenario", "kit.skeleton"}),
-    # A solution against a scenario: its outputs bound to the scenario's names, variants
-    # (one-defect solutions) materialized.
-    ("solution", {"kit.bind", "kit.variants"}),
-    # One run: sandbox, deploy, bind, workload or drill, fault, observe, check.
-    ("pipeline", {"kit.run", "kit.lambdas.wiring"}),
+    # Variants (one-defect solutions) materialized from the golden.
+    ("solution", {"kit.variants"}),
+    # One run, a stage per module (kit/run/): the sandbox that starts every service of a
+    # run together (the RDS front and the provider among them), deploy, bind, the Lambda
+    # wiring, workload or drill, fault, observe, check.
+    ("pipeline", {"kit.run"}),
     # The pytest plugin: a run's stages as fixtures for a team's own tests.
     ("testing", {"kit.testing"}),
     # Many runs (kit/evaluate/): their runner and its Ray executor, what a run costs (--jobs
@@ -302,8 +299,8 @@ def test_upward_imports_are_found_wherever_they_stand(planted: Path) -> None:
 
 
 def test_a_longer_entry_places_a_part_of_a_package_elsewhere() -> None:
-    assert layer_of("kit.sandbox.__init__", LAYERS) != layer_of("kit.sandbox.toxiproxy", LAYERS)
-    assert layer_of("kit.sandbox.new_module", LAYERS) == layer_of("kit.sandbox.ports", LAYERS)
+    assert layer_of("kit.intake.snapshot", LAYERS) != layer_of("kit.intake.files", LAYERS)
+    assert layer_of("kit.intake.new_module", LAYERS) == layer_of("kit.intake.files", LAYERS)
 
 
 def test_a_cycle_between_packages_at_load_is_found(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from kit import scenario
-from kit.bind import WORKSPACE
 from kit.mutate import reach
 from kit.mutate.mutant import Edit, make
+from kit.run.bind import WORKSPACE
 
 WORKER = """import time
 

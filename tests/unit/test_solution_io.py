@@ -200,6 +200,8 @@ REVIEWED: dict[Key, str] = {
     ("kit/run/deploy.py", "_baseline", ".mkdir"): KIT,
     ("kit/run/drill.py", "DrillWorkload._runbook_env", ".mkdir"): KIT,
     ("kit/run/pipeline.py", "_keep_service_logs", ".mkdir"): KIT,
+    # the sandbox's runs/ in its own temp dir (kit/run/sandbox.py)
+    ("kit/run/sandbox.py", "Sandbox.__enter__", ".mkdir"): KIT,
     ("kit/run/pipeline.py", "_keep_service_logs", ".open"): KIT,
     ("kit/run/pipeline.py", "_keep_service_logs", ".write_bytes"): KIT,
     ("kit/run/pipeline.py", "run_once", ".mkdir"): KIT,

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kit import bind, scenario
+from kit import scenario
 from kit.errors import InputError
+from kit.run import bind
 from kit.sandbox import cgroup
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD

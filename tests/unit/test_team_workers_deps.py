@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from kit import bind, scenario
+from kit import scenario
 from kit.errors import InputError
+from kit.run import bind
 from kit.toolchain import deps
 
 GOOD = scenario.SCENARIOS / "order-pipeline" / "scenario.yaml"

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from kit import bind, scenario
+from kit import scenario
 from kit.errors import InputError
+from kit.run import bind
 
 GOOD = scenario.SCENARIOS / "order-pipeline" / "scenario.yaml"
 DRILL = scenario.SCENARIOS / "rds-recovery" / "scenario.yaml"

@@ -154,7 +154,7 @@ def moto_iam() -> Any:
 def test_the_runtime_decision_reads_the_deployed_trust(moto_iam: Any) -> None:
     import json
 
-    from kit.bind import service_refusal
+    from kit.run.bind import service_refusal
 
     def role(name: str, trust: dict[str, Any]) -> str:
         return moto_iam.create_role(RoleName=name, AssumeRolePolicyDocument=json.dumps(

@@ -123,7 +123,7 @@ def test_an_address_binding_is_checked_at_load(tmp_path: Path, attrs: dict[str, 
 
 
 def test_resource_values_read_an_address_from_the_state(tmp_path: Path) -> None:
-    from kit.bind import Unlocated, resource_values
+    from kit.run.bind import Unlocated, resource_values
 
     loaded = scenario.load(_with_resources(
         tmp_path, **{"role.extra": {"address": "module.iam.aws_iam_role.this"}}))
@@ -141,7 +141,7 @@ def test_resource_values_read_an_address_from_the_state(tmp_path: Path) -> None:
 def test_a_database_named_by_arn_keeps_its_region(tmp_path: Path) -> None:
     # A standby instance in another Region (an alias provider) is named by its ARN; an
     # identifier alone names one in the kit's Region.
-    from kit.bind import resource_values
+    from kit.run.bind import resource_values
 
     # (bound to an output the fixture's module has; the value is what the test gives it)
     loaded = scenario.load(_with_resources(tmp_path, **{

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kit import aws
-from kit.bind import AWS_ENDPOINT, Bound
 from kit.lambdas import config, package
 from kit.lambdas.direct import Invoker
 from kit.lambdas.service import Deployed, LambdaService
+from kit.run.bind import AWS_ENDPOINT, Bound
 from kit.run.context import RunContext
 from kit.workload.supervisor import NoSession
 

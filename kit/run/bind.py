@@ -30,7 +30,7 @@ from kit.errors import KitError, SolutionError
 from kit.gateway.server import Gateway
 from kit.iam.service import LAMBDA, refusal, service_admits
 from kit.recorder import Recorder
-from kit.sandbox import Sandbox
+from kit.run.sandbox import Sandbox
 from kit.sandbox.attempts import RefusedAttempts
 from kit.sandbox.confine import Confinement
 from kit.sandbox.limits import WORKLOAD
