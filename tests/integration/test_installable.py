@@ -57,7 +57,7 @@ def test_wheel_ships_the_scenarios_and_nothing_of_the_repository(wheel: Path):
     missing = [p for p in tracked if f"kit/_shipped/{p}" not in names]
     assert not missing, f"shipped files absent from the wheel: {missing[:5]}"
     assert "kit/_shipped/scenarios/order-pipeline/scenario.yaml" in names
-    assert "kit/skeleton/scenario.yaml" in names and "kit/cli.py" in names
+    assert "kit/skeleton/scenario.yaml" in names and "kit/cli/parser.py" in names
     outside = [n for n in names if not n.startswith(("kit/", "kit-"))]
     assert not outside, f"the wheel holds files outside the package: {outside[:5]}"
     # The checkout's other trees (the kit's own kit/sandbox/fidelity/ package is code).

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kit import cli, scenario
+from kit.cli import setup as cli_setup
 from tests.conftest import ROOT
 
 
@@ -82,6 +83,6 @@ def test_doctor_lists_localstack_as_optional(tmp_path: Path,
     from kit.toolchain import localstack_install
 
     monkeypatch.setenv("KIT_CACHE", str(tmp_path))
-    pieces = cli._optional_pieces()
+    pieces = cli_setup.optional_pieces()
     assert not pieces[0].ok  # pieces[1] is chromium (tests/unit/toolchain/test_chromium.py)
     assert pieces[0].fix == localstack_install.FIX

@@ -82,8 +82,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("tasks", {"kit.tasks"}),
     # The RL environment over the tasks (OpenEnv's interface and server: the rl extra).
     ("rl", {"kit.rl"}),
-    # The command line: everything above is its library.
-    ("commands", {"kit.cli", "kit.mutate.command"}),
+    # The command line (kit/cli/, a module per command): everything above is its library.
+    ("commands", {"kit.cli"}),
 ]
 
 # (importer, imported) -> why the import runs upward. At most three.

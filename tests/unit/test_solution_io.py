@@ -104,14 +104,15 @@ USER_ARG = "a path the user passed on the command line (trusted operator input)"
 # kit) or a copy the kit made of it, after the gate judged its links where one is followed
 SNAPSHOT = "the intake's snapshot, or the kit's copy of it (links followed only after the gate)"
 # a file of a scenario root: every `kit` command takes a team's `.kit/` root with its
-# repository as the intake's snapshot (kit/cli.py _roots); an in-process caller (the pytest
-# plugin in a team's own test session, a library user) already runs that team's code
+# repository as the intake's snapshot (kit/cli/common.py scenario_roots); an in-process
+# caller (the pytest plugin in a team's own test session, a library user) already runs
+# that team's code
 ROOT_FILE = "a scenario root's file (a team's: the intake's snapshot in every kit command)"
 REASONS = frozenset({KIT, SCENARIO, COPY, USER_ARG, SNAPSHOT, ROOT_FILE})
 
 REVIEWED: dict[Key, str] = {
-    # What every entry point hands on after its intake (kit/cli.py _taken and _roots,
-    # kit/tasks/grade.py, kit/rl/tools.py, kit/testing/plugin.py): the snapshot, the
+    # What every entry point hands on after its intake (kit/cli/common.py take_solution and
+    # scenario_roots, kit/tasks/grade.py, kit/rl/tools.py, kit/testing/plugin.py): the snapshot, the
     # kit's golden, or a copy the kit made of one of them (a variant, a mutant, a shipped
     # archive unpacked).
     ("kit/evaluate/cluster.py", "pack", "tarfile.open"): SNAPSHOT,
@@ -129,7 +130,7 @@ REVIEWED: dict[Key, str] = {
     ("kit/ci/comment.py", "body", ".read_text"): KIT,
     # GITHUB_EVENT_PATH, the runner's event payload (the workflow's environment)
     ("kit/ci/github.py", "from_environment", ".read_text"): USER_ARG,
-    ("kit/cli.py", "_drill_report", ".write_text"): KIT,
+    ("kit/cli/drill.py", "drill_report", ".write_text"): KIT,
     # Ray's temp dir
     ("kit/evaluate/cluster.py", "connected", "shutil.rmtree"): KIT,
     # a run dir or a temp target the kit named (extractall with filter='data')

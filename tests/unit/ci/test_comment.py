@@ -12,6 +12,7 @@ import pytest
 
 from kit import cli
 from kit.ci import comment, github
+from kit.errors import InputError
 from tests import fakegithub
 
 REPO = "acme/infra"
@@ -110,16 +111,16 @@ def test_a_long_summary_is_cut_at_a_line_under_githubs_limit(tmp_path: Path):
 def test_missing_environment_is_named(tmp_path: Path, missing: str, said: str):
     env = _env(tmp_path, "http://127.0.0.1:9", _pull_request(1))
     del env[missing]
-    with pytest.raises(cli.InputError, match=said):
+    with pytest.raises(InputError, match=said):
         comment.post(_reports(tmp_path, "x"), env=env)
 
 
 def test_bad_event_payload_names_the_file_and_field(tmp_path: Path):
     env = _env(tmp_path, "http://127.0.0.1:9", {"pull_request": {"title": "no number"}})
-    with pytest.raises(cli.InputError, match=r"event\.json: field pull_request\.number"):
+    with pytest.raises(InputError, match=r"event\.json: field pull_request\.number"):
         comment.post(_reports(tmp_path, "x"), env=env)
     Path(env["GITHUB_EVENT_PATH"]).write_text("{not json")
-    with pytest.raises(cli.InputError, match="GITHUB_EVENT_PATH .*event.json"):
+    with pytest.raises(InputError, match="GITHUB_EVENT_PATH .*event.json"):
         comment.post(_reports(tmp_path, "x"), env=env)
 
 

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from kit import scenario
+from kit.cli import common as cli_common
 from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
 from kit.variants import Variant, materialize
@@ -157,14 +158,13 @@ def test_a_database_named_by_arn_keeps_its_region(tmp_path: Path) -> None:
 
 
 def test_the_solution_must_hold_terraform_in_its_terraform_dir(tmp_path: Path) -> None:
-    from kit import cli
 
     repo = tmp_path / "repo"
     (repo / "infra").mkdir(parents=True)
     with pytest.raises(InputError, match=r"no \*\.tf file in infra/ \(terraform.dir\)"):
-        cli._solution(str(repo), repo, "infra")
+        cli_common.solution_path(str(repo), repo, "infra")
     (repo / "infra" / "main.tf").write_text("\n")
-    assert cli._solution(None, repo, "infra") == repo
+    assert cli_common.solution_path(None, repo, "infra") == repo
 
 
 def test_kit_finds_a_team_scenario_under_dot_kit(tmp_path: Path,

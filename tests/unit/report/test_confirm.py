@@ -11,6 +11,7 @@ import pytest
 
 from kit import cli, scenario
 from kit.checks.result import CheckResult
+from kit.cli import eval as cli_eval
 from kit.evaluate.baseline import Base
 from kit.report import compare, confirm, document, markdown, merge
 from kit.run.result import RunResult
@@ -185,7 +186,7 @@ def test_the_exit_code_fails_on_flaky_only_when_asked(tmp_path: Path, reruns: di
         comparison, [r.to_dict() for r in base], [r.to_dict() for r in head],
         _runs("worker_crash", {s: b for s, (b, _) in reruns.items()}),
         _runs("worker_crash", {s: h for s, (_, h) in reruns.items()}), len(reruns))
-    found = cli._report(sc, tmp_path / "sol", head, "kit eval", tmp_path / "out", [],
+    found = cli_eval.report_runs(sc, tmp_path / "sol", head, "kit eval", tmp_path / "out", [],
                         base=(Base(tmp_path / "base", "main", "f" * 40, "."), base),
                         fail_on=fail_on, decisions=decided)
     assert found == code
@@ -201,7 +202,7 @@ def test_confirm_takes_a_count_of_reruns_and_is_in_the_reproduce_command() -> No
     args = parser.parse_args(["eval", "order-pipeline", "--baseline", "main", "--confirm", "0",
                               "--fail-on", "flaky"])
     assert (args.confirm, args.fail_on) == (0, "flaky")
-    assert "--baseline main --fail-on flaky --confirm 0" in cli._eval_command(
+    assert "--baseline main --fail-on flaky --confirm 0" in cli_eval.eval_command(
         "order-pipeline", args, "sol", [])
     with pytest.raises(SystemExit):
         parser.parse_args(["eval", "order-pipeline", "--confirm", "-1"])

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from kit.cli import eval as cli_eval
 from kit.history import History, make_history
 from kit.report import html
 from kit.report import story as story_module
@@ -207,7 +208,7 @@ def test_a_run_without_history_or_with_a_broken_one_is_said(tmp_path: Path) -> N
 
 
 def test_kit_eval_and_drill_write_the_page_beside_the_other_reports(tmp_path: Path) -> None:
-    from kit import cli, scenario
+    from kit import scenario
     from kit.checks.result import CheckResult
     from kit.run.result import RunResult
 
@@ -218,7 +219,8 @@ def test_kit_eval_and_drill_write_the_page_beside_the_other_reports(tmp_path: Pa
     lost = CheckResult(id="delivery.no_loss", verdict="fail", summary="1 of 2 lost")
     run = RunResult("order-pipeline", "sol", "db_outage", 1, "fail",
                     {"delivery.no_loss": lost}, run_dir=str(run_dir))
-    assert cli._report(sc, Path("sol"), [run], "kit eval order-pipeline", tmp_path, []) == 1
+    assert cli_eval.report_runs(sc, Path("sol"), [run], "kit eval order-pipeline", tmp_path,
+                                []) == 1
     assert {"report.json", "junit.xml", "summary.md", "report.html"} <= {
         p.name for p in tmp_path.iterdir()}
     page = (tmp_path / "report.html").read_text()

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from kit import cli, scenario
 from kit.checks.result import CheckResult
+from kit.cli import eval as cli_eval
 from kit.evaluate.matrix import Row
 from kit.report import compare, document
 from kit.report.table import kill_matrix
@@ -29,7 +30,7 @@ def _doc(trust: str) -> dict:
 def _shown(tmp_path: Path, trust: str, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
     """Every report of the document as a person reads it, by name."""
     out = tmp_path / trust
-    assert cli._write_reports(_doc(trust), out) == cli.EXIT_FAIL
+    assert cli_eval.write_reports(_doc(trust), out) == cli.EXIT_FAIL
     found = {"terminal": capsys.readouterr().err}
     return found | {name: (out / name).read_text() for name in
                     ("summary.md", "report.html", "junit.xml")}

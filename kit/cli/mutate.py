@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kit.cli.common import EXIT_FAIL, EXIT_OK, console, emulator_of, solution_path, take_solution
 from kit.evaluate import runcost
+from kit.report.show import show
 
 if TYPE_CHECKING:
     from kit.scenario import Scenario
@@ -57,34 +59,33 @@ def _budget(text: str) -> int | None:
 
 def main(args: argparse.Namespace) -> int:
     """Run `kit mutate`; exit 1 when a mutant survives or a run ends in error."""
-    from kit import cli, scenario
+    from kit import scenario
 
     sc = scenario.load(args.scenario)
-    given = cli._solution(args.solution, sc.golden, sc.terraform.dir)
+    given = solution_path(args.solution, sc.golden, sc.terraform.dir)
     with contextlib.ExitStack() as stack:
-        return _mutate(args, sc, cli._taken(stack, given, sc))
+        return _mutate(args, sc, take_solution(stack, given, sc))
 
 
 def _mutate(args: argparse.Namespace, sc: Scenario, solution: Path) -> int:
     """`kit mutate` of the intake's snapshot of the solution."""
-    from kit import cli
     from kit.mutate import generate, report
     from kit.mutate.analysis import analyse
 
     if args.list:
         for m in generate.mutants(solution):
             print(f"{m.id}\t{m.description}")
-        return cli.EXIT_OK
-    args.jobs = runcost.resolve(args.jobs, cli.console.print)
-    emulator, _ = cli._emulator(args)
+        return EXIT_OK
+    args.jobs = runcost.resolve(args.jobs, console.print)
+    emulator, _ = emulator_of(args)
     out = Path(args.out) / sc.name / ("mutate-" + time.strftime("%Y%m%d-%H%M%S"))
-    cli.console.print(f"reproduce: kit mutate {sc.name}"
+    console.print(f"reproduce: kit mutate {sc.name}"
                       + (f" --solution {args.solution}" if args.solution else "")
                       + f" --seed {args.seed}" + (" --all" if args.all_faults else "")
                       + "".join(f" --fault {f}" for f in args.faults or [])
                       + ("" if args.escalate is None else f" --escalate {args.escalate}")
                       + "".join(f" --only {o}" for o in args.only or []))
-    with cli.console.status(f"mutating {sc.name}") as status:
+    with console.status(f"mutating {sc.name}") as status:
         analysis = analyse(sc, solution, out, seed=args.seed, all_faults=args.all_faults,
                            jobs=args.jobs, only=args.only, emulator=emulator,
                            reuse=[Path(p) for p in args.reuse or []],
@@ -92,9 +93,9 @@ def _mutate(args: argparse.Namespace, sc: Scenario, solution: Path) -> int:
                            executor=args.executor, address=args.address,
                            progress=lambda row, run: status.update(
                                f"{row.subject} under {row.fault}: {run.outcome}"))
-    cli.show(report.table(analysis))
+    show(report.table(analysis))
     data, md = report.write(analysis, out)
-    cli.console.print(f"{analysis.count('survived')} survivor(s), {analysis.count('error')} "
+    console.print(f"{analysis.count('survived')} survivor(s), {analysis.count('error')} "
                       f"error(s); report in {data} and {md}")
     bad = analysis.count("survived") + analysis.count("error")
-    return cli.EXIT_FAIL if bad else cli.EXIT_OK
+    return EXIT_FAIL if bad else EXIT_OK
