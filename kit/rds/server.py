@@ -217,7 +217,9 @@ class PgServer:
               ) -> list[tuple[Any, ...]]:
         """Run one statement as the superuser and return its rows."""
         with self.connect() as conn:
-            cur = conn.execute(sql, params)  # type: ignore[arg-type]
+            # No parameters: no placeholders either, so that a `%` in a literal composed
+            # into `sql` (a master password may hold one) is the literal's own character.
+            cur = conn.execute(sql, params or None)  # type: ignore[arg-type]
             return cur.fetchall() if cur.description else []
 
     def set(self, settings: dict[str, str]) -> None:

@@ -348,6 +348,21 @@ def test_a_servers_master_user_does_its_job_and_nothing_of_a_superuser(
     assert mode == 0o700 and primary.sockets.stat().st_uid == primary.data.stat().st_uid
 
 
+# MasterUserPassword "can include any printable ASCII character except "/", """, or "@""
+# (https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_CreateDBInstance.html):
+# `%` among them, which a composed statement must not take for a placeholder.
+def test_a_master_password_with_percent_signs_creates_the_instance_and_logs_in(
+        rds: Any) -> None:
+    password = "p%s%y%m%%-1!#$&*()"
+    rds.create_db_instance(DBInstanceIdentifier="ledger-pct", Engine="postgres",
+                           DBInstanceClass="db.t4g.micro", AllocatedStorage=20,
+                           MasterUsername="app", MasterUserPassword=password, DBName="ledger")
+    endpoint = available(rds, "ledger-pct")["Endpoint"]
+    with psycopg.connect(host=endpoint["Address"], port=endpoint["Port"], user="app",
+                         password=password, dbname="ledger", connect_timeout=5) as conn:
+        assert conn.execute("select current_user").fetchone() == ("app",)
+
+
 def test_another_runs_plane_gives_its_users_other_passwords(sandbox: Sandbox) -> None:
     other = DataPlane(sandbox.workdir / "other-plane", sandbox.toxiproxy)
     try:
