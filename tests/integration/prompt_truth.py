@@ -8,7 +8,9 @@ no configuration but the environment reaches the AWS API as the worker role; DAT
 is a PostgreSQL database where the prompt names one, its user no superuser, allowed to
 create tables in `public` and capped at the connections the prompt says; WORK_SECONDS is
 the scenario's; the worker runs as `python -m worker` in its solution directory with
-Python 3.11, boto3 and psycopg 3; the harness starts the promised number of workers.
+Python 3.11, boto3 and psycopg 3; the harness starts the promised number of workers; no
+two workers share their TMPDIR or their working directory (the prompt says they share
+nothing but the AWS API and the database).
 
 Checked on the run of the quick tier's golden row under no fault (test_scenarios.py): the
 golden is run with the probe (`probed`), which only reads and prints, and `check` reads its
@@ -31,6 +33,8 @@ import boto3 as _boto3, psycopg as _psycopg
 _facts = {
     "env": sorted(_os.environ), "values": dict(_os.environ), "cwd": _os.getcwd(),
     "argv0": _sys.argv[0], "python": list(_sys.version_info[:2]),
+    # which file systems its TMPDIR and working directory are (a worker shares neither)
+    "places": [list(_os.stat(_p)[1:3]) for _p in (_os.environ["TMPDIR"], ".")],
     "psycopg": _psycopg.__version__,
     "caller": _boto3.client("sts").get_caller_identity()["Arn"],
     "database": list(_psycopg.connect(_os.environ["DATABASE_URL"]).execute(
@@ -69,12 +73,24 @@ def _promised(prompt: str) -> tuple[set[str], set[str]]:
     return table, set(re.findall(r"`([A-Z_]+)`", besides.group(1)))
 
 
+def _facts(log: Path) -> dict:
+    """What the probe found in one worker (its first report)."""
+    line = next(line for line in log.read_text().splitlines() if line.startswith("PROBE "))
+    return json.loads(line[6:])
+
+
 def check(sc: scenario.Scenario, run_dir: Path) -> None:
     """Each claim of the prompt about the workers, against what the probe found."""
-    log = (run_dir / "worker-0.log").read_text()
-    facts = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE "))[6:])
+    facts = _facts(run_dir / "worker-0.log")
+    prompt = (sc.directory / "prompt.md").read_text()
+    assert "share nothing but" in prompt.replace("\n", " ")
+    places = [tuple(map(tuple, _facts(log)["places"])) for log in
+              sorted(run_dir.glob("worker-*.log"))]
+    assert len(places) == sc.workers.replicas
+    for kind in (0, 1):  # TMPDIR, then the working directory: (inode, device) each
+        assert len({found[kind] for found in places}) == len(places), places
 
-    promised, besides = _promised((sc.directory / "prompt.md").read_text())
+    promised, besides = _promised(prompt)
     assert promised <= set(facts["env"]), promised - set(facts["env"])
     assert set(facts["env"]) - promised <= besides, set(facts["env"]) - promised
     values = facts["values"]
@@ -85,7 +101,7 @@ def check(sc: scenario.Scenario, run_dir: Path) -> None:
         version, superuser, limit, creates = facts["database"]
         assert "PostgreSQL" in version and not superuser and creates
         assert limit == WORKLOAD_CONNECTION_LIMIT
-        assert f"at most {limit} connections" in (sc.directory / "prompt.md").read_text()
+        assert f"at most {limit} connections" in prompt
     if "WORK_SECONDS" in promised:
         assert float(values["WORK_SECONDS"]) == sc.workload_params.work_seconds
     assert facts["python"] == [3, 11] and facts["psycopg"].startswith("3.")

@@ -65,6 +65,19 @@ def test_a_message_whose_visibility_lapses_comes_back_before_later_ones(sqs) -> 
     assert _receive(sqs, url) == []  # a0 is in flight again: a1 waits
 
 
+def test_messages_of_a_batch_whose_visibility_lapses_come_back_first_and_in_order(
+        sqs) -> None:  # noqa: ANN001
+    # A worker took a0 and a1 in one receive and died (fifo-ledger's pilot attempt, issue
+    # 47): once their timeout lapses, they are the next of group A, before a2 sent since.
+    url = _fifo(sqs, "batch-lapse", VisibilityTimeout="1")
+    for n in range(2):
+        sqs.send_message(QueueUrl=url, MessageBody=f"a{n}", MessageGroupId="A")
+    assert [m["Body"] for m in _receive(sqs, url)] == ["a0", "a1"]
+    sqs.send_message(QueueUrl=url, MessageBody="a2", MessageGroupId="A")
+    again = [m["Body"] for m in _receive(sqs, url, WaitTimeSeconds=5)]
+    assert again and again == ["a0", "a1", "a2"][:len(again)], again
+
+
 def test_a_released_message_comes_back_before_later_ones(sqs) -> None:  # noqa: ANN001
     url = _fifo(sqs, "released")
     for n in range(3):

@@ -30,11 +30,9 @@ KIT = Path(__file__).resolve().parents[2] / "kit"
 LAYERS: list[tuple[str, set[str]]] = [
     # Imports nothing of the kit but each other: the error tree, settings, Ctrl-C deferral,
     # the history and the recorder that writes it, boto3 clients and their credentials, the
-    # binding vocabulary; the trust boundary's file and git primitives (kit.intake), which
-    # every layer that touches a solution's tree uses. Every layer records ops, raises
-    # KitErrors, calls AWS.
+    # binding vocabulary. Every layer records ops, raises KitErrors, calls AWS.
     ("base", {"kit.__init__", "kit.errors", "kit.settings", "kit.interrupt", "kit.history",
-              "kit.recorder", "kit.aws", "kit.bindings", "kit.intake"}),
+              "kit.recorder", "kit.aws", "kit.bindings"}),
     # Where the offline binaries and the worker runtime are, and how `kit setup` makes
     # them: what the services run (sandbox, rds), what deploy runs and workers run on.
     ("toolchain", {"kit.toolchain"}),
@@ -46,9 +44,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     # emulators, Toxiproxy, PostgreSQL, fidelity fixes.
     ("services", {"kit.sandbox"}),
     # Built on those pieces: the RDS front and its data plane (real PostgreSQL servers
-    # behind Toxiproxy), and Terraform with its long-lived provider process.
-    # The intake's snapshot (kit.intake.snapshot) too: its walker runs confined.
-    ("planes", {"kit.rds", "kit.deploy", "kit.intake.snapshot"}),
+    # behind Toxiproxy), Terraform with its long-lived provider process, and the trust
+    # boundary (kit/intake/: the snapshot its confined walker makes, the no-follow file
+    # and git primitives every layer that touches a solution's tree uses).
+    ("planes", {"kit.rds", "kit.deploy", "kit.intake"}),
     # What runs on the deployed infrastructure: producer, supervised workers, observers,
     # the drill's app and runbook; the Lambda service that runs a function's handler.
     ("workload", {"kit.workload", "kit.lambdas"}),
@@ -87,7 +86,12 @@ LAYERS: list[tuple[str, set[str]]] = [
 ]
 
 # (importer, imported) -> why the import runs upward. At most three.
-UPWARD: dict[tuple[str, str], str] = {}
+UPWARD: dict[tuple[str, str], str] = {
+    ("kit.toolchain.deps", "kit.intake.files"):
+        "a team's workers' requirements are a solution's file: read without following a "
+        "link, by the intake's reader (the intake's snapshot needs the sandbox, above the "
+        "toolchain)",
+}
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,12 @@ def test_every_layer_entry_names_a_module() -> None:
     assert not stale, f"LAYERS names modules that are gone; remove them: {stale}"
 
 
+def test_every_folder_is_in_one_layer() -> None:
+    # The layering lives in the folders (issue 46): an entry names a top-level module or
+    # package of kit/ (or kit's own __init__), never a part of a package placed elsewhere.
+    assert [e for _, entries in LAYERS for e in entries if e.count(".") > 1] == []
+
+
 def test_no_import_runs_up_the_layers_beyond_the_allowed() -> None:
     assert len(UPWARD) <= 3, "at most three upward imports may remain"
     found = upward(import_graph(KIT), LAYERS)
@@ -299,8 +309,9 @@ def test_upward_imports_are_found_wherever_they_stand(planted: Path) -> None:
 
 
 def test_a_longer_entry_places_a_part_of_a_package_elsewhere() -> None:
-    assert layer_of("kit.intake.snapshot", LAYERS) != layer_of("kit.intake.files", LAYERS)
-    assert layer_of("kit.intake.new_module", LAYERS) == layer_of("kit.intake.files", LAYERS)
+    layers = [("low", {"pkg"}), ("high", {"pkg.part"})]
+    assert layer_of("pkg.part.mod", layers) != layer_of("pkg.other", layers)
+    assert layer_of("pkg.new_module", layers) == layer_of("pkg.other", layers)
 
 
 def test_a_cycle_between_packages_at_load_is_found(tmp_path: Path) -> None:
