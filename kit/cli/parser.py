@@ -1,5 +1,4 @@
-"""The `kit` command's parser and entry point: doctor, setup, list, eval, validate, drill,
-mutate; for CI: check, comment, report, toolchain-key; for agents: tasks, serve."""
+"""The `kit` command's parser and entry point."""
 
 from __future__ import annotations
 
@@ -42,9 +41,12 @@ if TYPE_CHECKING:
 
 
 
+DESCRIPTION = ("The `kit` command: doctor, setup, list, eval, validate, drill, mutate; for CI: "
+               "check, comment, report, toolchain-key; for agents: tasks, serve.")
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="kit", description=__doc__)
+    parser = argparse.ArgumentParser(prog="kit", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="log each run's stages to stderr as they begin")
     roots, emulators, graded = roots_options(), emulator_options(), graded_options()
