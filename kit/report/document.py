@@ -18,7 +18,8 @@ Format `kit.report/2`:
   fidelity_findings {count, findings [{fault, seed, invariant, verdicts {emulator:
     pass|fail}, evidence {emulator: {summary, evidence}}, behaviours {id: {title, aws,
     verdict, by_emulator {emulator: {matches, detail}}}}}]},
-  trust (untrusted|team: the reward is an agent task's, a team's check shows none),
+  trust (untrusted|team: the reward is an agent task's; a team's check has none: reward,
+  reward_detail and each run's score are null),
   seeds [the seeds run], reward_spec {ceiling, severities} (to recompute a merge's reward),
   source {top, path, commit, dirty (true|false|null: not judged)} | null (the solution's
   git repository, read as data: kit/intake/git.py),
@@ -90,11 +91,15 @@ def _error_cause(run: dict[str, Any]) -> str | None:
 
 
 def _with_reward(doc: dict[str, Any], spec: RewardSpec) -> dict[str, Any]:
-    """Fill in the reward fields of a document from its runs' verdicts."""
+    """Fill in the reward fields of a document from its runs' verdicts (none for a team's
+    check: its reports show no reward, report.json included)."""
+    team = doc.get("trust") == "team"
     for run in doc["runs"]:
         run.pop("reward", None)  # /1's per-run reward is not /2's score
-        judged = is_judged(run["outcome"], _verdicts(run))
+        judged = is_judged(run["outcome"], _verdicts(run)) and not team
         run["score"] = run_score(spec, _verdicts(run)) if judged else None
+    if team:
+        return doc | {"format": FORMAT, "reward": None, "reward_detail": None}
     detail = reward(spec, [run | {"verdicts": _verdicts(run), "cause": _error_cause(run)}
                            for run in doc["runs"]])
     return doc | {"format": FORMAT, "reward": detail["reward"], "reward_detail": detail}

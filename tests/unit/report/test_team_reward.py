@@ -4,6 +4,7 @@ reports show it, so each check here can fail."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ def _doc(trust: str) -> dict:
     sc = scenario.load("order-pipeline")
     lost = CheckResult(id="delivery.no_loss", verdict="fail", summary="1 of 2 lost")
     run = RunResult("order-pipeline", "sol", "db_outage", 1, "fail", {"delivery.no_loss": lost})
-    doc = document.build(sc, "sol", [run], "kit eval order-pipeline") | {"trust": trust}
+    doc = document.build(sc.model_copy(update={"trust": trust}), "sol", [run],
+                         "kit eval order-pipeline")
     return compare.attach(doc, None, "new")
 
 
@@ -33,13 +35,23 @@ def _shown(tmp_path: Path, trust: str, capsys: pytest.CaptureFixture[str]) -> di
     assert cli_eval.write_reports(_doc(trust), out) == cli.EXIT_FAIL
     found = {"terminal": capsys.readouterr().err}
     return found | {name: (out / name).read_text() for name in
-                    ("summary.md", "report.html", "junit.xml")}
+                    ("summary.md", "report.html", "junit.xml", "report.json")}
 
 
 def test_a_team_check_shows_no_reward_in_any_report(tmp_path: Path, capsys) -> None:
     for name, text in _shown(tmp_path, "team", capsys).items():
+        if name == "report.json":  # its fields are there, empty; the spec stays for merges
+            doc = json.loads(text)
+            assert (doc["reward"], doc["reward_detail"]) == (None, None)
+            assert [run["score"] for run in doc["runs"]] == [None]
+            continue
         assert "reward" not in text.lower(), name
         assert "capped" not in text, name
+
+
+def test_a_merge_of_a_team_check_keeps_it_without_a_reward() -> None:
+    assert document.recompute(_doc("team"))["reward"] is None
+    assert document.recompute(_doc("untrusted"))["reward"] is not None
 
 
 def test_an_agent_task_shows_its_reward_where_a_person_reads_it(tmp_path: Path,
