@@ -62,7 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--names", action="store_true", help="only the names, one per line")
     new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
     new.add_argument("name")
-    new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go")
+    new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go "
+                     "(with --team: the repository, whose .kit/ gets scenarios/ and variants/)")
+    new.add_argument("--team", action="store_true",
+                     help="a team's scenario of its own repository (trust: team), in .kit/")
     ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
                         help="grade a solution directory across a scenario's faults")
     ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "

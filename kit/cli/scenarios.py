@@ -18,10 +18,14 @@ def cmd_new_scenario(args: argparse.Namespace) -> int:
     from kit import skeleton
 
     root = Path(args.root).resolve()
-    for path in skeleton.create(args.name, root):
+    for path in skeleton.create(args.name, root, team=args.team):
         print(path)
-    print(f"next: fill in every TODO, write golden/{args.name} and variants, then "
-          f"`kit validate {args.name} --scenarios {root}`")
+    if args.team:
+        print(f"next: fill in every TODO, write a one-defect variant in .kit/variants/"
+              f"{args.name}/, then `kit validate {args.name} --scenarios {root / '.kit'}`")
+    else:
+        print(f"next: fill in every TODO, write golden/{args.name} and variants, then "
+              f"`kit validate {args.name} --scenarios {root}`")
     return EXIT_OK
 
 

@@ -47,3 +47,22 @@ def test_a_root_without_scenarios_is_refused(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list", "--scenarios", str(tmp_path)]) == cli.EXIT_USAGE
     assert "no scenarios/ folder" in capsys.readouterr().err
+
+
+def test_a_team_skeleton_loads_in_the_repositorys_kit_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    assert cli.main(["new-scenario", "orders-check", "--team", "--root", str(repo)]) == \
+        cli.EXIT_OK
+    assert sorted(p.name for p in (repo / ".kit" / "scenarios" / "orders-check").iterdir()) \
+        == ["scenario.yaml", "workload.py"]
+    assert (repo / ".kit" / "variants" / "orders-check").is_dir()
+    assert not (repo / "golden").exists()
+    monkeypatch.setenv(scenario.ENV_ROOTS, str(repo / ".kit"))
+    sc = scenario.load("orders-check")
+    # The repository itself is what validate judges as golden, checked as a team's.
+    assert sc.trust == "team" and sc.golden == repo.resolve()
+    assert sc.workers is not None and sc.workers.cwd == "app/worker"
+    with pytest.raises(NotImplementedError, match="orders-check/workload.py: plan"):
+        sc.workload_module.plan(1, sc.workload_params)
