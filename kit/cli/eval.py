@@ -20,6 +20,7 @@ from kit.cli.common import (
     emulator_of,
     faults_of,
     require_confinement,
+    reruns,
     solution_path,
     take_solution,
 )
@@ -221,3 +222,30 @@ def write_reports(doc: dict[str, Any], out: Path) -> int:
     console.print(f"verdict: {doc['verdict']} (outcome {doc['outcome']}{reward}); "
                   f"reports in {out}")
     return {"pass": EXIT_OK, "fail": EXIT_FAIL}.get(doc["verdict"], EXIT_ERROR)
+
+
+def add_eval(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Add `kit eval` to the subcommands."""
+    ev = sub.add_parser("eval", parents=parents,
+                        help="grade a solution directory across a scenario's faults")
+    ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "
+                    "each in its own sandbox, or auto (kit/evaluate/runcost.py) (default: 1; with "
+                    "--executor ray, every run at once on a cluster at --address, or one "
+                    "per core on a local one)")
+    ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
+    ev.add_argument("--cross-check", action="store_true",
+                    help="run every fault on both emulators; an invariant whose verdict "
+                    "differs is a fidelity finding, never the solution's failure")
+    ev.add_argument("--baseline", metavar="DIR|REF",
+                    help="also grade the base (a solution directory, or a git ref of the "
+                    "solution's repository, exported into a temporary directory) under the "
+                    "same faults and seeds; each (fault, invariant) is a new failure, "
+                    "fixed, still failing or pass")
+    ev.add_argument("--fail-on", choices=("new", "flaky", "any"), default="new",
+                    help="with --baseline: fail on new failures only (default), also on "
+                    "flaky ones (new on a first pass, not in every rerun), or on any")
+    ev.add_argument("--confirm", type=reruns, default=CONFIRM, metavar="N",
+                    help="with --baseline: rerun each new failure N times on both sides "
+                    "(its seed, then fresh seeds: seed + 1000 k); new only if the head "
+                    "fails and the base does not in every run, else flaky (default: 2; "
+                    "0: no reruns)")

@@ -20,19 +20,16 @@ from kit.cli.common import (
     emulator_options,
     executor_options,
     graded_options,
-    reruns,
     roots_options,
     scenario_roots,
 )
 from kit.cli.drill import cmd_drill
-from kit.cli.eval import cmd_eval
+from kit.cli.eval import add_eval, cmd_eval
 from kit.cli.report import add_report, cmd_report
-from kit.cli.scenarios import cmd_list, cmd_modules, cmd_new_scenario
+from kit.cli.scenarios import add_scenarios, cmd_list, cmd_modules, cmd_new_scenario
 from kit.cli.setup import cmd_doctor, cmd_setup, cmd_toolchain_key
 from kit.cli.validate import add_validate, cmd_validate
 from kit.errors import InputError, KitError, SolutionError, describe_os_error
-from kit.evaluate import runcost
-from kit.report.confirm import DEFAULT as CONFIRM
 from kit.report.escape import terminal as t
 from kit.sandbox import limits
 
@@ -57,50 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--localstack", action="store_true",
                        help="also install LocalStack (the optional second emulator) into "
                        "<cache>/localstack/venv")
-    ls = sub.add_parser("list", parents=[roots],
-                        help="list the scenarios, their faults and invariants")
-    ls.add_argument("--names", action="store_true", help="only the names, one per line")
-    new = sub.add_parser("new-scenario", help="write a scenario skeleton to fill in")
-    new.add_argument("name")
-    new.add_argument("--root", default=".", help="where scenarios/, golden/, variants/ go "
-                     "(with --team: the repository, whose .kit/ gets scenarios/ and variants/)")
-    new.add_argument("--team", action="store_true",
-                     help="a team's scenario of its own repository (trust: team), in .kit/")
-    ev = sub.add_parser("eval", parents=[roots, emulators, graded, executors],
-                        help="grade a solution directory across a scenario's faults")
-    ev.add_argument("--jobs", type=runcost.parse_jobs, default=None, help="parallel runs, "
-                    "each in its own sandbox, or auto (kit/evaluate/runcost.py) (default: 1; with "
-                    "--executor ray, every run at once on a cluster at --address, or one "
-                    "per core on a local one)")
-    ev.add_argument("--repeat", type=int, default=1, help="seeds per fault (reports agreement)")
-    ev.add_argument("--cross-check", action="store_true",
-                    help="run every fault on both emulators; an invariant whose verdict "
-                    "differs is a fidelity finding, never the solution's failure")
-    ev.add_argument("--baseline", metavar="DIR|REF",
-                    help="also grade the base (a solution directory, or a git ref of the "
-                    "solution's repository, exported into a temporary directory) under the "
-                    "same faults and seeds; each (fault, invariant) is a new failure, "
-                    "fixed, still failing or pass")
-    ev.add_argument("--fail-on", choices=("new", "flaky", "any"), default="new",
-                    help="with --baseline: fail on new failures only (default), also on "
-                    "flaky ones (new on a first pass, not in every rerun), or on any")
-    ev.add_argument("--confirm", type=reruns, default=CONFIRM, metavar="N",
-                    help="with --baseline: rerun each new failure N times on both sides "
-                    "(its seed, then fresh seeds: seed + 1000 k); new only if the head "
-                    "fails and the base does not in every run, else flaky (default: 2; "
-                    "0: no reruns)")
+    add_scenarios(sub, roots)
+    add_eval(sub, [roots, emulators, graded, executors])
     sub.add_parser("drill", parents=[roots, emulators, graded],
                    help="run a recovery drill by hand: a live view, then its timeline")
     add_validate(sub.add_parser("validate", parents=[roots, emulators, executors],
                                  help="run the kill matrix of a scenario"))
-    mods = sub.add_parser("modules", help="a team repository's registry-module cache")
-    vendor = mods.add_subparsers(dest="action", required=True).add_parser(
-        "vendor", help="copy the registry modules of your own `terraform init` into the "
-        "cache that the scenario's terraform.modules names")
-    vendor.add_argument("--from", dest="source", required=True, metavar="DIR",
-                        help="the .terraform/modules directory terraform init filled")
-    vendor.add_argument("--to", dest="target", required=True, metavar="CACHE",
-                        help="the module cache (e.g. .kit/modules)")
     add_ci(sub, roots)
     add_report(sub)
     add_agents(sub)

@@ -85,7 +85,12 @@ def workload_api() -> str:
 PAGES = {"commands.md": commands, "invariants.md": invariants, "workload-api.md": workload_api}
 
 
-if __name__ == "__main__":
+def write() -> None:
+    """Write every page into the repository's docs/."""
     for page, make in PAGES.items():
         (DOCS / page).write_text(make())
     sys.stdout.write(f"wrote {', '.join(PAGES)} in {DOCS}\n")
+
+
+if __name__ == "__main__":
+    write()

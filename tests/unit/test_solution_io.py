@@ -131,6 +131,8 @@ REVIEWED: dict[Key, str] = {
     # GITHUB_EVENT_PATH, the runner's event payload (the workflow's environment)
     ("kit/ci/github.py", "from_environment", ".read_text"): USER_ARG,
     ("kit/cli/drill.py", "drill_report", ".write_text"): KIT,
+    # the kit's own docs/ pages, generated from its code (a developer's command)
+    ("kit/cli/reference.py", "write", ".write_text"): KIT,
     # Ray's temp dir
     ("kit/evaluate/cluster.py", "connected", "shutil.rmtree"): KIT,
     # a run dir or a temp target the kit named (extractall with filter='data')
