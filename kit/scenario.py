@@ -439,7 +439,8 @@ class Scenario(Strict):
     @cached_property
     def table(self) -> dict[str, Invariant]:
         """Every invariant this scenario may name: the kit's table and its own checks."""
-        own = {i: Invariant.own(i, c.checker, c.defaults) for i, c in self.own_checks.items()}
+        own = {i: Invariant.own(i, c.checker, c.defaults, c.relied_on)
+               for i, c in self.own_checks.items()}
         return {**INVARIANTS, **own}
 
     @cached_property

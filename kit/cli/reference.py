@@ -59,9 +59,13 @@ def invariants() -> str:
              "the workload's history).\n"]
     for row in INVARIANTS.values():
         parts += [f"## {row.id}\n", _first_line(row.check) + "\n",
-                  f"- severity: `{row.severity}`; stage: `{row.stage}`"
+                  f"- severity: `{row.severity}`; stage: `{row.stage}`; category: "
+                  f"`{row.category}`"
                   + (f"; judged in every {', '.join(row.always)} run, listed or not"
                      if row.always else "")]
+        if row.relied_on:
+            parts.append("- rests on the emulator behaviours "
+                         + ", ".join(f"`{b}`" for b in row.relied_on))
         for name, value in row.params().items():
             parts.append(f"- `{name}`: `{json.dumps(value)}`")
         parts.append("")

@@ -13,7 +13,6 @@ behaves as AWS documents: the probes of the behaviours the invariant rests on
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -23,6 +22,7 @@ from kit.evaluate import runner
 from kit.evaluate.runner import Plan, Progress
 from kit.run.result import RunResult
 from kit.run.sandbox import Sandbox
+from kit.scenario import Scenario
 
 
 @dataclass
@@ -56,7 +56,7 @@ def cross_check(plan: Plan, primary: str, url: str | None, progress: Progress
         findings = compare(runs[primary], runs[witness], primary, witness)
         if findings:
             progress("probing the behaviours the disputed invariants rest on", None)
-            explain(findings, sandboxes, plan.scenario.aws_services)
+            explain(findings, sandboxes, plan.scenario)
     set_aside(runs[primary], findings)
     return runner.named(plan, runs[primary]), findings
 
@@ -82,12 +82,12 @@ def compare(graded: list[RunResult], witness: list[RunResult], primary: str, oth
     return findings
 
 
-def explain(findings: list[Finding], sandboxes: dict[str, Sandbox],
-            services: Iterable[str]) -> None:
+def explain(findings: list[Finding], sandboxes: dict[str, Sandbox], scenario: Scenario
+            ) -> None:
     """Probe, on every emulator, the behaviours of the services the runs reached; each
     finding names those its invariant rests on and every other one the emulators differ
     on (a verdict may rest on more than the kit's map says)."""
-    wanted = probes.of_services(services)
+    wanted = probes.of_services(scenario.aws_services)
     seen: dict[str, dict[str, probes.Observation]] = {}
     for name, sandbox in sandboxes.items():
         def clients(service: str, sandbox: Sandbox = sandbox) -> Any:
@@ -98,7 +98,8 @@ def explain(findings: list[Finding], sandboxes: dict[str, Sandbox],
     known = probes.behaviours()
     differ = [b for b, by in seen.items() if len({o.matches for o in by.values()}) > 1]
     for finding in findings:
-        named = [b for b in probes.relied_on(finding.invariant) if b in seen]
+        row = scenario.table.get(finding.invariant)
+        named = [b for b in (row.relied_on if row else ()) if b in seen]
         finding.behaviours = {
             b: {"title": known[b].title, "aws": known[b].aws, "verdict": probes.verdict(seen[b]),
                 "differ": b in differ,

@@ -7,7 +7,8 @@ an `Observation`: whether the emulator behaves as the AWS documentation quoted i
 says, and what it saw. The same probes fill the fidelity table of docs/emulators.md
 (tests/integration/test_emulator_behaviour.py runs each on moto and on LocalStack and checks
 the table against what it measured) and tell a cross-check (kit/evaluate/crosscheck.py) which
-emulator matches AWS where their verdicts disagree (`RELIED_ON`: invariant -> behaviours).
+emulator matches AWS where their verdicts disagree (each invariant's row names the behaviours
+it rests on: kit/checks/invariants.py `relied_on`).
 """
 
 from __future__ import annotations
@@ -43,29 +44,6 @@ def _registry() -> dict[str, Behaviour]:
     return {b.id: b for b in (*sqs.BEHAVIOURS, *iam.BEHAVIOURS, *kms.BEHAVIOURS)}
 
 
-# The behaviours each invariant's verdict rests on (an invariant not named here rests on
-# none the kit can probe: a cross-check then says it cannot tell which emulator is right).
-RELIED_ON: dict[str, tuple[str, ...]] = {
-    "delivery.no_loss": ("sqs.visibility_timeout", "sqs.redrive_to_dlq",
-                         "sqs.released_waits_its_turn", "sqs.fifo_deduplication",
-                         "sqs.fifo_expired_receipt_handle"),
-    "delivery.poison_to_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
-                               "sqs.release_with_zero_visibility",
-                               "sqs.released_waits_its_turn"),
-    "delivery.no_valid_in_dlq": ("sqs.redrive_to_dlq", "sqs.receive_count",
-                                 "sqs.visibility_timeout"),
-    "delivery.no_concurrent_processing": ("sqs.visibility_timeout", "sqs.one_receiver",
-                                          "sqs.fifo_group_lock",
-                                          "sqs.fifo_expired_receipt_handle"),
-    "idempotency.effects_once": ("sqs.fifo_deduplication", "sqs.visibility_timeout"),
-    "recovery.within_rto": ("sqs.visibility_timeout",),
-    "ledger.per_group_order": ("sqs.fifo_order", "sqs.fifo_group_lock"),
-    "ledger.balances": ("sqs.fifo_order", "sqs.fifo_group_lock", "sqs.fifo_deduplication"),
-    "iam.required_access": ("iam.enforced",),
-    "iam.least_privilege": ("iam.enforced",),
-}
-
-
 def behaviours() -> dict[str, Behaviour]:
     """Every behaviour the kit can probe, by id."""
     return _registry()
@@ -83,11 +61,6 @@ def observe(ids: Iterable[str], clients: Clients) -> dict[str, Observation]:
             out[behaviour_id] = Observation(False, f"the probe failed: {type(exc).__name__}: "
                                             f"{str(exc)[:200]}")
     return out
-
-
-def relied_on(invariant: str) -> tuple[str, ...]:
-    """The behaviours an invariant's verdict rests on."""
-    return RELIED_ON.get(invariant, ())
 
 
 def of_services(services: Iterable[str]) -> list[str]:

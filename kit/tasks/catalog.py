@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from kit import scenario as scenarios
+from kit.checks.invariants import hardening_ids
 from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
 from kit.scenario import Scenario
@@ -28,10 +29,7 @@ from kit.tasks.model import KINDS, Task, task_id
 from kit.variants import Variant, load_all, materialize
 
 # Invariants about privilege and hardening: a variant failing only these is a harden task.
-HARDENING = frozenset({"iam.least_privilege", "iam.resource_exposure",
-                       "iam.permissions_boundary", "rds.hardening",
-                       "rds.deletion_protection", "encryption.at_rest",
-                       "delivery.retention"})
+HARDENING = hardening_ids()
 
 
 def defects(sc: Scenario) -> list[Variant]:

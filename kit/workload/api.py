@@ -12,7 +12,8 @@ workload.py defines:
 - `describe(body: str) -> Described`: the message's key and fields, and whether it is a
   valid message (anything else is poison). Used by the producer, the gateway and checkers.
 
-checks.py defines `CHECKS: dict[str, Check]`: invariant id -> (checker, default params);
+checks.py defines `CHECKS: dict[str, Check]`: invariant id -> (checker, default params, the
+behaviours it rests on);
 ids are namespaced by the scenario (`ledger.per_group_order`), never the kit's own. Each
 becomes a row of the scenario's invariant table (kit/checks/invariants.py): its params are
 resolved once, when the scenario is loaded, and its checker receives them resolved.
@@ -68,10 +69,12 @@ class Described:
 
 @dataclass(frozen=True)
 class Check:
-    """A scenario-specific invariant: its checker and its parameters' defaults."""
+    """A scenario-specific invariant: its checker, its parameters' defaults and the emulator
+    behaviours (kit/probes/ ids) its verdict rests on."""
 
     checker: Callable[..., Any]
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    relied_on: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

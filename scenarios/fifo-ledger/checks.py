@@ -134,5 +134,9 @@ def _failed(check_id: str, summary: str, params: Params) -> CheckResult:
     return judged(check_id, False, summary, {}, params)
 
 
-CHECKS = {PER_GROUP_ORDER: Check(check_per_group_order),
-          BALANCES: Check(check_balances)}
+# The FIFO behaviours each verdict rests on: a cross-check probes them where moto and
+# LocalStack disagree (kit/probes/sqs.py).
+CHECKS = {PER_GROUP_ORDER: Check(check_per_group_order,
+                                 relied_on=("sqs.fifo_order", "sqs.fifo_group_lock")),
+          BALANCES: Check(check_balances, relied_on=("sqs.fifo_order", "sqs.fifo_group_lock",
+                                                     "sqs.fifo_deduplication"))}

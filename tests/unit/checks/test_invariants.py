@@ -193,3 +193,25 @@ def test_reward_severities_may_name_what_every_run_of_the_kind_judges(
     else:
         with pytest.raises(ValueError, match="does not check: workload.workers_start"):
             scenario.Scenario.model_validate(data)
+
+
+def test_a_new_invariant_is_its_checker_and_one_row(tmp_path: Path) -> None:
+    # A scenario's own invariant: one Check in its checks.py (checker, defaults, the
+    # behaviours it rests on) and its line under `invariants:`. Nothing else names it: the
+    # registry, its resolved params and what a cross-check probes all come from that row.
+    good = scenario.SCENARIOS / "order-pipeline"
+    data = yaml.safe_load((good / "scenario.yaml").read_text())
+    data["invariants"]["orders.dummy"] = {"limit": 3}
+    (tmp_path / "scenario.yaml").write_text(yaml.safe_dump(data))
+    shutil.copy(good / "workload.py", tmp_path)
+    (tmp_path / "checks.py").write_text(
+        "from kit.workload.api import Check\n\n"
+        "def check_dummy(history, params):\n    raise NotImplementedError\n\n"
+        "CHECKS = {'orders.dummy': Check(check_dummy, {'limit': 1},\n"
+        "                                relied_on=('sqs.visibility_timeout',))}\n")
+    sc = scenario.load(tmp_path / "scenario.yaml")
+    row = sc.table["orders.dummy"]
+    assert sc.registry["orders.dummy"] is row.check
+    assert sc.params["orders.dummy"] == {"limit": 3}
+    assert row.relied_on == ("sqs.visibility_timeout",) and row.category == "behaviour"
+    assert "orders.dummy" not in invariants.hardening_ids(sc.table)

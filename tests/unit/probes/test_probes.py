@@ -5,6 +5,7 @@ answers that break it)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -13,20 +14,31 @@ from kit import probes, scenario
 from kit.probes import Observation, kms, sqs
 
 
+def _tables() -> list[dict]:
+    """Every shipped scenario's invariant table (the kit's rows and its own checks')."""
+    return [scenario.load(name).table for name in scenario.known()]
+
+
 def test_every_behaviour_an_invariant_rests_on_is_probed():
     known = probes.behaviours()
-    named = {b for ids in probes.RELIED_ON.values() for b in ids}
+    named = {b for table in _tables() for row in table.values() for b in row.relied_on}
     assert named - set(known) == set()
+    # A scenario's own checks declare theirs (fifo-ledger's rest on the FIFO order).
+    fifo = scenario.load("fifo-ledger").table
+    assert "sqs.fifo_order" in fifo["ledger.per_group_order"].relied_on
     # Ids are unique (the registry is a dict: a duplicate would hide a probe).
     count = len(sqs.BEHAVIOURS) + len(kms.BEHAVIOURS) + len(probes.iam.BEHAVIOURS)
     assert len(known) == count
 
 
-def test_relied_on_names_only_invariants_of_shipped_scenarios():
-    # A key that names no invariant would silently never be consulted by a cross-check.
-    invariants = {i for name in scenario.known() for i in scenario.load(name).invariants}
-    assert set(probes.RELIED_ON) - invariants == set()
-    assert probes.relied_on("no.such_invariant") == ()
+def test_a_typo_in_a_rows_behaviours_is_caught(monkeypatch):
+    from kit.checks import invariants
+
+    row = invariants.INVARIANTS["delivery.no_loss"]
+    monkeypatch.setitem(invariants.INVARIANTS, "delivery.no_loss",
+                        dataclasses.replace(row, relied_on=("sqs.no_such_behaviour",)))
+    named = {b for r in invariants.INVARIANTS.values() for b in r.relied_on}
+    assert named - set(probes.behaviours()) == {"sqs.no_such_behaviour"}
 
 
 def test_behaviours_are_chosen_by_the_service_their_id_names():
