@@ -26,7 +26,6 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from kit.deploy import command
-from kit.deploy.command import Completed
 from kit.deploy.hcl import NOT_COPIED
 from kit.errors import InputError
 from kit.intake import files
@@ -159,7 +158,7 @@ def _patch_text(patch: Path) -> str:
     return data.decode(errors="replace")
 
 
-def _git_apply(patch: Path, target: Path) -> Completed:
+def _git_apply(patch: Path, target: Path) -> command.Completed:
     """`git apply` of `patch` in `target`, confined: it sees git, the patch and `target`
     alone (a link in the copy leads nowhere else), with no network and no config file."""
     git = shutil.which("git") or "/usr/bin/git"

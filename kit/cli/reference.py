@@ -8,11 +8,13 @@ tests/unit/cli/test_reference.py fails when a committed page differs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import inspect
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from kit.checks.invariants import INVARIANTS
@@ -30,15 +32,30 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return dict(action.choices)
 
 
+@contextlib.contextmanager
+def _columns(width: str) -> Iterator[None]:
+    """argparse sizes its help from the terminal (COLUMNS): `width` while formatting, then
+    whatever the caller's process had."""
+    given = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = width
+    try:
+        yield
+    finally:
+        if given is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = given
+
+
 def commands() -> str:
     """docs/commands.md: the top-level usage, then each command's help as argparse prints
     it."""
-    os.environ["COLUMNS"] = WIDTH  # argparse sizes its help from the terminal
     parser = build_parser()
-    parts = ["# Command reference\n", REGENERATE, "docs/cli.md explains the commands.\n",
-             "```", parser.format_help().rstrip(), "```"]
-    for name, sub in subcommands(parser).items():
-        parts += [f"\n## kit {name}\n", "```", sub.format_help().rstrip(), "```"]
+    with _columns(WIDTH):
+        parts = ["# Command reference\n", REGENERATE, "docs/cli.md explains the commands.\n",
+                 "```", parser.format_help().rstrip(), "```"]
+        for name, sub in subcommands(parser).items():
+            parts += [f"\n## kit {name}\n", "```", sub.format_help().rstrip(), "```"]
     return "\n".join(parts) + "\n"
 
 
